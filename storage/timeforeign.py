@@ -5,8 +5,9 @@ Month and weekday names come from dateparser's language data (German, French, Sp
 Italian, Dutch); the words for "last" are ours. A month is read only beside a day or a year, a weekday only
 beside a word for "last" or before a day ("Dienstag, 24."): alone they may be a name ("Domingo", "Mai"). In a
 question naming such a time, or any date with two words asking it of one of these languages, the words it is
-asked with are written in English too ("Qu'avons-nous décidé le 1er décembre ?" → "what have-we decided the 1
-December ?", "Was wurde am 24.11.2026 beschlossen?" → "what was on 24.11.2026 decided?"), so it is read as its
+asked with are written in English too ("Qu'avons-nous décidé le 1er décembre ?" → "what have-we decided on 1
+December ?", "Was wurde am 24.11.2026 beschlossen?" → "what was on 24.11.2026 decided?"), and a word leading to
+a day is written "on" ("O que foi decidido em 11/03?" → "the what was decided on 11/03?"), so it is read as its
 English twin is; other words stay as written."""
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from .query import STOP_WORDS
 from .timefmt import MONTH_NAMES as _MONTHS, WEEKDAY_NAMES as _WEEKDAYS
 
 _LANGUAGES = ("de", "fr", "es", "pt", "it", "nl")
-# Japanese particles (what "the", "on", a question mark are), where no other kana touches them
-# ("何を決めましたか").
-_PARTICLES = re.compile("(?<![\u3040-\u309f])[にをかはがでのへと](?![\u3040-\u309f])")
+# Japanese particles (what "the", "on", a question mark are), one or a run of them ("には", "のは") where no
+# other kana touches them ("何を決めましたか", "3月11日には").
+_PARTICLES = re.compile("(?<![\u3040-\u309f])[にをかはがでのへとも]+(?![\u3040-\u309f])")
 # A day and month in digits with dots, perhaps a year of two digits ("am 24.11.", "am 24.11.26"): after a word
 # leading to a day or opening the question, never after another ("OpenSearch 2.11." is a version).
-_DAY_MONTH = re.compile(r"(?:^|(?<![\w.])(am|vom|zum|seit|bis|ab|zwischen|und|on|since|until|till|by|before|after"
+_DAY_MONTH = re.compile(r"(?:^|(?<![\w.])(am|vom|zum|seit|bis|ab|zwischen|und|oder|on|since|until|till|by|before|after"
                         r"|from|between|and|to|through)\s+)(\d{1,2})\.(\d{1,2})\.(\d\d(?![\w.]))?(?![\w.])",
                         re.IGNORECASE)
 # A date in digits, of no language ("24.11.2026", "2026-11-24", "24/11", "12/1/26"; not "2.11", a version).
@@ -39,12 +40,18 @@ _ENGLISH = {form: month for month in _MONTHS for form in (month, month[:3])} | {
 _LAST = ("letzten letzte letzter letztes vergangenen vergangene vergangener dernier dernière passé passée "
          "pasado pasada último última passado passada scorso scorsa vorige vorig afgelopen").split()
 _UNITS = {"week": "woche semaine semana settimana", "month": "monat mois mes mês mese maand"}
+# The words leading to a day ("am", "le", "el", "il", "l'", "em", "no dia", "op"; "vom", "du", "do dia"), perhaps
+# with the word for "day", written "on" or "of" before a date, in English words by then ("em 11/03", "no dia 1
+# December"): English reads a date in digits only after such a word, and "no", "dia" are no subject.
+_ON_DAY = "am le el il l' all' em no op"
+_OF_DAY = "vom du del do da dal dell' della van"
+_DAY_NOUNS = "tag jour día dia giorno dag"
 # The words a question is asked with, by their English: written in English in a question naming a time in one
 # of these languages, so it reads as its English twin does (its function words are no subject; "décidé",
 # "entschieden" ask for decisions, and in the past). Ours; a word of several languages takes one English word.
 # A Japanese polite past ("決めました") is written plain too ("決めた": ``_asked``).
 _ASKING = {
-    "what": "was wat qu' que qué quoi cosa che 何",
+    "what": "was wat qu' que qué quoi cosa che 何 こと",  # "決まったこと": what was decided
     "when": "wann quand cuándo quando wanneer いつ",
     "who": "wer qui quién quem chi wie 誰",
     "which": "welche welcher welches welchen quel quelle quels quelles cuál cuáles qual quale quali welk welke",
@@ -60,14 +67,17 @@ _ASKING = {
     "of": "von vom des du d' de del do da dos di dei della van",
     "on": "am an auf op",
     "in": "im dans en em nel nella",
-    "there": "er",
+    "there": "er ci",  # "was er", "ci sono": there are
+    "and": "und et y e",
     "have": "haben hat habe habt hast avons avez ont ai hemos han ha he habéis temos tem têm abbiamo avete hanno ho"
             " hai hebben heeft hebt heb",
     # "ist passiert", "est arrivé": the participle after it tells the tense
-    "has": "ist sind est sont es está están é são è sono zijn",
+    # "gibt es", "hay", "há": there is
+    "has": "ist sind est sont es está están é são è sono zijn gibt hay há です あります",
+    # "gab es", "hubo", "houve": there was
     "was": "war waren wurde wurden werd hatten hatte était étaient avait avions fue fueron era eram foi erano"
-           " fu",
-    "been": "worden gewesen été sido stato stata",
+           " fu gab hubo houve でした ありました",
+    "been": "worden gewesen gegeben été sido habido havido stato stata stati state",
     "decided": "entschieden beschlossen décidé décidée décidés décidées decidimos decidió decidieron decidiste"
                " decidido decidida decidiu decidiram deciso decisa decisi decise decidemmo besloten besliste"
                " beslisten 決めました 決定しました 決まりました",
@@ -75,7 +85,7 @@ _ASKING = {
     "made": "fiel getroffen prise pris prises tomada tomado tomadas tomados tomamos tomaram presa prese preso"
             " genomen",
     "decisions": "entscheidung entscheidungen décision décisions decisión decisiones decisão decisões decisione"
-                 " decisioni beslissing beslissingen besluit besluiten 決定 決断",
+                 " decisioni beslissing beslissingen besluit besluiten 決定事項 決定 決断",
     "happened": "passiert geschehen passé arrivé pasó ocurrió sucedió aconteceu ocorreu successo accaduto capitato"
                 " gebeurd 起きました 起こりました",
     "failed": "fehlgeschlagen gescheitert échoué falló fallaron falhou falharam fallito fallita mislukt 失敗しました",
@@ -166,7 +176,13 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     spaced = "|".join(re.escape(w).replace("'", "['’]") for w in words if not _unspaced(w))
     asking = re.compile(rf"(?<!\w)(?:{spaced})(?:(?<=['’])|(?![\w'’]))|"
                         + "|".join(re.escape(w) for w in words if _unspaced(w)), re.IGNORECASE)
-    return dated, relative, before_day, lone_day, cjk, asking
+    english_month, english_day = alternation(_ENGLISH), alternation(_WEEKDAYS)
+    leads = alternation([*_ON_DAY.split(), *_OF_DAY.split()]).replace("'", "['’]")
+    day_lead = re.compile(
+        rf"(?<![\w'’])(en\s+)?({leads})(?:\s+(?:dem\s+|den\s+)?(?:{alternation(_DAY_NOUNS.split())}))?(?:(?<=['’])|\s+)"
+        rf"(?=\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{english_month})\b|(?:{english_month})\.?\s+\d"
+        rf"|\d{{1,4}}[./-]\d{{1,2}}|(?:{english_day})\b)", re.IGNORECASE)
+    return dated, relative, before_day, lone_day, cjk, asking, day_lead
 
 
 def in_english(query: str) -> str:
@@ -174,7 +190,7 @@ def in_english(query: str) -> str:
     of them, or a date with words of them (:func:`_another_language`), the words it is asked with
     (``_ASKING``); the rest unchanged."""
     months, weekdays = _names()
-    dated, relative, before_day, lone_day, cjk, asking = _patterns()
+    dated, relative, before_day, lone_day, cjk, asking, day_lead = _patterns()
     units = {w: unit for unit, words in _UNITS.items() for w in words.split()}
     said = _asked()
     foreign = False
@@ -234,4 +250,6 @@ def in_english(query: str) -> str:
         foreign = days > 0
     if not (foreign or timed and _another_language(query, asking)):
         return query
+    query = day_lead.sub(lambda found: ("and " if found[1] else "")  # Dutch "en op": "and on", not "in on"
+                         + ("of " if found[2].lower().replace("’", "'") in _OF_DAY.split() else "on "), query)
     return _PARTICLES.sub(" ", asking.sub(asked, query))

@@ -206,6 +206,16 @@ def _a_name(month: str, before: str, text: str, end: int) -> bool:
 _WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
 _LOOKBACK = 64  # characters read back for the word before a time (constant work per time found)
 PARSED_MAX = 3  # a question's time spans parsed at most, the most specific first (dateparser runs locked)
+# Times listed in a question ("on March 3 and on March 11", "Monday, Tuesday or Friday", "am 1. Dezember und am 3.
+# März"): joined by a comma or a word for "and", "or" (of the languages of :mod:`.timeforeign` too), each perhaps
+# led by "on", "in" ... again; two dates by spaces alone too ("3月3日と3月11日" once its particle is dropped). A
+# word leading to a time alone joins none: "last Friday on 23 January", "the first weekend of August 2023".
+_LIST_JOIN = re.compile(r"(?:\s*[,;、]\s*(?:(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)\s+)?"
+                        r"|\s+(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)\s+)"
+                        r"(?:(?:on|in|at|during|of)\s+){0,2}(?:the\s+)?", re.IGNORECASE)  # Dutch "en op": "in on"
+_LISTED_MAX = 7  # times of one list read at most ("Monday, Tuesday ... and Sunday"): more are read as one
+# A time a question may list with others: (start, end, kind, text, the weekday beside it, the word leading to it).
+_Listed = tuple[int, int, str, str, tuple[str, str] | None, str]
 # Vague recent times, which dateparser does not read, in days back from now.
 _RECENT = re.compile(
     r"(?<![\w.-])(?:recently|lately|of late|these days"
@@ -655,6 +665,7 @@ class TimeParser:
         More: docs/retrieval-tuning.md#timewords-find."""
         # (text, direction, ahead, part, the words naming the part, the words naming it all)
         spans: list[tuple[str, str, bool, tuple[str, int], str, str, tuple[str, str] | None]] = []
+        listed: list[_Listed] = []
         worded: dict[str, str] = {}  # a span's text with its day in digits: the words the question writes
         past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
         due = not past and _DUE.search(query) is not None  # "what was planned in March?" is the past March
@@ -677,6 +688,8 @@ class TimeParser:
                 head = None  # "the Sunday before October 25": read as that day, when a memory tells of it
             direction = _direction(head) if head else ""
             lead = direction or ("during" if part else before)  # the word the time reads as led by
+            if listed and not direction and _LIST_JOIN.fullmatch(query, listed[-1][1], first):
+                lead = listed[-1][5]  # "on 11/03 and 12/03", "in March and April": led as the time before it
             bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
             if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and (
                     lead not in _SHORT_DATE_LEAD or _measured(query, m, found)):
@@ -706,6 +719,8 @@ class TimeParser:
                     text = _digit_days(text)
                 spans.append((text, direction, ahead, _part(part), query[begin:m.end()],
                               query[head.start() if head else begin:m.end()], beside))
+                if not (direction or ahead or part):
+                    listed.append((first, first + len(beside[0]) if beside else m.end(), kind, text, beside, lead))
         # The most specific first: a span with a year, then the longest ("Christmas 2024" is 2024).
         spans.sort(key=lambda s: (_YEAR.search(s[0]) is not None, len(s[6][0] if s[6] else s[0])), reverse=True)
         spans = list(dict.fromkeys(spans))[:PARSED_MAX]
@@ -727,6 +742,14 @@ class TimeParser:
                         and first.start <= last.start:
                     end = min(last.end, latest)
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
+            run = _run(query, listed)
+            read = [self._range(parser, text, False, base, now_ms, past) for _, _, _, text, _, _ in run] \
+                if len(run) > 1 else []
+            if read and all(r is not None and r.observable for r in read):
+                both = _together(query[run[0][0]:run[-1][1]],
+                                 [r if beside is None else _with_weekday(r, *beside)  # type: ignore[arg-type]
+                                  for r, (*_, beside, _) in zip(read, run, strict=True)], now_ms)
+                return replace(both, present=not past or both.end > now_ms or _STATE_VERB.search(query) is not None)
             for text, direction, ahead, part, named, phrase, beside in spans:
                 found_range = self._range(parser, text, ahead, base, now_ms, past)
                 if found_range is not None and beside is not None:
@@ -1117,6 +1140,39 @@ def _in_digits(text: str, base: datetime, past: bool = False,
         if _a_day(year, month, day, strict=True):
             days.append((datetime(year, month, day), "day", Said(frozenset({month}), year, day)))
     return sorted(days, key=lambda reading: reading[0])
+
+
+def _run(query: str, listed: list[_Listed]) -> list[_Listed]:
+    """The longest run of the times ``listed`` (in ``query``'s order) that ``query`` lists one after the other
+    (``_LIST_JOIN`` between each two; spaces alone only between two dates), at most ``_LISTED_MAX`` and not led by
+    "between" or "from" (a range, ``_pair``, or a year said once); [] for none."""
+    best: list[_Listed] = []
+    run: list[_Listed] = []
+    for item in listed:
+        if run:
+            gap = query[run[-1][1]:item[0]]
+            joined = _LIST_JOIN.fullmatch(gap) is not None or item[0] > run[-1][1] and not gap.strip() \
+                and {run[-1][2], item[2]} <= {"date", "digits"}
+            run = [*run, item] if joined else [item]
+        else:
+            run = [item]
+        best = run if len(run) > len(best) else best
+    return best if 1 < len(best) <= _LISTED_MAX and best[0][5] not in _RANGE_LEAD else []  # "between A and B 2023"
+
+
+def _together(text: str, read: list[TimeRange], now_ms: int) -> TimeRange:
+    """The times ``read`` of a list named by ``text`` as one range whose ``days`` are theirs (overlapping or
+    touching ones merged: "Monday and Tuesday" is one range), with their notes."""
+    days: list[tuple[int, int]] = []
+    for start, end in sorted(day for r in read for day in (r.days or ((r.start, r.end),))):
+        if days and start <= days[-1][1]:
+            days[-1] = (days[-1][0], max(days[-1][1], end))
+        else:
+            days.append((start, end))
+    notes = "; ".join(r.note for r in read if r.note)
+    end = days[-1][1]
+    return TimeRange(days[0][0], end, text, shown_end=min(end, now_ms), days=tuple(days) if len(days) > 1 else (),
+                     note=notes or None)
 
 
 def _read_alike(phrase: str, first: str, last: str, base: datetime, now_ms: int) -> TimeRange | None:

@@ -82,9 +82,9 @@ def test_a_version_a_date_that_is_no_day_or_a_week_of_something_else_is_no_time(
     ("was ist letzte Woche passiert?", "what has last Week happened?"),
     ("Was haben wir am 1. Dezember entschieden?", "what have we on 1 December decided?"),
     ("Was haben wir am 24. November entschieden?", "what have we on 24 November decided?"),
-    ("Qu'avons-nous décidé le 1er décembre ?", "what have-we decided the 1 December ?"),
-    ("Qu’est-ce qu’on a décidé le 1er décembre ?", "what has-it what on a decided the 1 December ?"),
-    ("¿Qué decidimos el 1 de diciembre de 2026?", "¿what decided the 1 December 2026?"),
+    ("Qu'avons-nous décidé le 1er décembre ?", "what have-we decided on 1 December ?"),
+    ("Qu’est-ce qu’on a décidé le 1er décembre ?", "what has-it what on a decided on 1 December ?"),
+    ("¿Qué decidimos el 1 de diciembre de 2026?", "¿what decided on 1 December 2026?"),
     ("Wat hebben we op 24 november besloten?", "what have we on 24 november decided?"),  # "op": Dutch
     ("what did we decide on 1 Dezember?", "what did we decide on 1 December?"),
     ("12月1日に何を決めましたか?", " December 1   what   decided  ?"),

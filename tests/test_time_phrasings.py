@@ -33,18 +33,28 @@ PHRASINGS = {
            "Was wurde am {d}.{n}.2026 beschlossen?", "Was wurde am {d}.{n}. beschlossen?",
            "Was haben wir am {w}, dem {d}. {m} entschieden?", "Was haben wir am {w}, {d}. {m} entschieden?",
            "Entscheidungen vom {d}.{n}.", "was beschlossen wir am {d}.{n}.26?",
-           "Welche Entscheidung fiel am {d}. {m}?"),
+           "Welche Entscheidung fiel am {d}. {m}?", "Welche Entscheidungen gab es am {d}. {m}?",
+           "Gab es am {d}. {m} Entscheidungen?", "Was haben wir am {d}/{n} entschieden?"),
     "fr": ("Qu'avons-nous décidé le {d} {m} ?", "Qu'est-ce qui a été décidé le {d} {m} ?",
            "décisions du {d}/{n}", "Qu'avons-nous décidé le {w} {d} {m} ?",
-           "Quelle décision a été prise le {d} {m} ?"),
+           "Quelle décision a été prise le {d} {m} ?", "Quelles décisions y a-t-il eu le {d} {m} ?",
+           "Qu'avons-nous décidé le {d}/{n} ?"),
     "es": ("¿Qué decidimos el {d} de {m}?", "¿Qué se decidió el {d} de {m}?",
            "¿Qué decidimos el {d}/{n}/2026?", "¿Qué decidimos el {w} {d} de {m}?",
-           "¿Qué decisión tomamos el {d} de {m}?"),
+           "¿Qué decisión tomamos el {d} de {m}?", "¿Qué decisiones hubo el {d} de {m}?",
+           "¿Qué decidimos el día {d}/{n}?", "¿Qué decidimos el {d}/{n}?"),
     "it": ("Cosa abbiamo deciso il {d} {m}?", "Cosa è stato deciso il {d} {m}?",
-           "Quale decisione è stata presa il {d} {m}?"),
-    "pt": ("O que decidimos em {d} de {m}?", "O que foi decidido em {d} de {m}?"),
-    "nl": ("Wat hebben we op {d} {m} besloten?", "Wat werd er op {d} {m} besloten?"),
-    "ja": ("{n}月{d}日に何を決めましたか？", "{n}月{d}日の決定は？", "{n}月{d}日に何を決めた？"),
+           "Quale decisione è stata presa il {d} {m}?", "Quali decisioni ci sono state il {d} {m}?",
+           "Cosa abbiamo deciso il {d}/{n}?"),
+    "pt": ("O que decidimos em {d} de {m}?", "O que foi decidido em {d} de {m}?",
+           "O que decidimos no dia {d} de {m}?", "Que decisões houve no dia {d} de {m}?",
+           "O que foi decidido em {d}/{n}?", "O que decidimos no dia {d}/{n}?"),
+    "nl": ("Wat hebben we op {d} {m} besloten?", "Wat werd er op {d} {m} besloten?",
+           "Welke beslissingen waren er op {d} {m}?"),
+    # Japanese particles after the date, alone or in a run ("に", "には", "は"), and "決まったこと" (what was decided)
+    "ja": ("{n}月{d}日に何を決めましたか？", "{n}月{d}日の決定は？", "{n}月{d}日に何を決めた？", "{n}月{d}日に決まったことは？",
+           "{n}月{d}日には何を決めましたか？", "{n}月{d}日は何が決まりましたか？", "{n}月{d}日に何がありましたか？",
+           "{n}月{d}日の決定事項は？"),
 }
 
 
@@ -79,7 +89,7 @@ def test_a_day_asked_in_any_language_and_phrasing_is_that_day(question, on):
 
 @pytest.mark.parametrize(("question", "english"), [
     ("Was wurde am 24.11.2026 beschlossen?", "what was on 24.11.2026 decided?"),
-    ("¿Qué decidimos el 24/11/2026?", "¿what decided the 24/11/2026?"),
+    ("¿Qué decidimos el 24/11/2026?", "¿what decided on 24/11/2026?"),
     ("décisions du 24/11", "decisions of 24/11"),
     ("Was haben wir am Dienstag, dem 24. November entschieden?",
      "what have we on Tuesday, the 24 November decided?"),
@@ -95,9 +105,24 @@ def test_a_day_asked_in_any_language_and_phrasing_is_that_day(question, on):
     ("Domingo 24 said the deploy was fine", "Domingo 24 said the deploy was fine"),
     ("Welche Farbe hat der Himmel?", "Welche Farbe hat der Himmel?"),  # no day: nothing written in English
     ("Dienstag ist gut", "Dienstag ist gut"),
+    # must stay unchanged: "am", "no", "em", "le" in English, and a day's words in a question naming no time
+    ("I am done on 11/03", "I am done on 11/03"), ("no idea what happened on 11/03", "no idea what happened on 11/03"),
+    ("were there no decisions on 1 December?", "were there no decisions on 1 December?"),
+    ("Welche Entscheidungen gab es?", "Welche Entscheidungen gab es?"),
+    ("O que decidimos no dia?", "O que decidimos no dia?"),
+    ("Que decisões houve em Lisboa?", "Que decisões houve em Lisboa?"), ("何がありましたか？", "何がありましたか？"),
 ])
 def test_the_words_of_a_question_with_a_date_are_written_in_english_only_in_another_language(question, english):
     assert in_english(question) == english
+
+
+@pytest.mark.parametrize("question", [
+    "Welche Entscheidungen gab es?", "Gibt es Entscheidungen über Kafka?", "Quelles décisions y a-t-il eu ?",
+    "¿Qué decisiones hubo?", "Que decisões houve no dia?", "Quali decisioni ci sono state?",
+    "Welke beslissingen waren er?",
+    "何がありましたか？", "決まったことは？", "I am done", "no idea what we decided", "the 1/12 scale model", "am 16/9"])
+def test_a_question_naming_no_day_reads_no_time(question):
+    assert TimeParser().find(in_english(question), NOW_MS) is None
 
 
 @pytest.mark.parametrize("question", ["what was the ratio of 16/9?", "what is 3/4 of the budget?",

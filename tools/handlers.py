@@ -286,7 +286,8 @@ def _named_time(time: TimeRange, shown: list[Hit]) -> NamedTime:
     """``time`` as shown: its since and until, or for a time of several ranges (``TimeRange.days``) each range."""
     ranges = [TimeSpan(since=format_ms(start), until=format_ms(min(end, time.until))) for start, end in time.days
               if len(time.days) > 1]
-    return NamedTime(text=time.phrase or time.text, since=None if ranges else format_ms(time.start),
+    # " ".join: the spaces of a particle dropped ("3月3日と3月11日" is read as "March 3   March 11")
+    return NamedTime(text=" ".join((time.phrase or time.text).split()), since=None if ranges else format_ms(time.start),
                      until=None if ranges else format_ms(time.until), ranges=ranges or None,
                      memories_in_it=sum(time.holds(h.memory.observed_at) for h in shown), note=time.note)
 

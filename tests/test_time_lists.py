@@ -1,0 +1,128 @@
+"""Several times listed in one question ("on March 3 and on March 11", "am 1. Dezember und am 24. November",
+"3月3日と3月11日") are each read, as the ranges of one time: new-user trial verify62 read the first only, so the
+other day's decision was unsure or missing."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+from stores import recall_of
+from test_tool_schemas import client
+
+from memvault.storage.ranking import SURE_CONFIDENCE
+from memvault.storage.timeforeign import in_english
+from memvault.storage.timewords import TimeParser
+
+NOW = datetime(2026, 12, 5, 15, 0, tzinfo=UTC)  # a Saturday
+NOW_MS = int(NOW.timestamp() * 1000)
+DAYS = [date(2026, 3, 3), date(2026, 3, 13), date(2026, 10, 15), date(2026, 11, 14), date(2026, 11, 24)]
+# Worded apart: decisions alike but for a name ("adopt Ruff", "adopt Bun") leave the second unsure, a date read
+# two ways too ("12/01/2026"), by the ranking's rule for near misses, not by the time.
+DECISIONS = dict(zip(DAYS, ["We decided to adopt Ruff for linting", "We decided to freeze deploys over the holidays",
+                            "We decided to move the wiki to Confluence", "We decided to drop Python 3.9 support",
+                            "We decided to switch the CDN to Fastly"], strict=True))
+_DE = {3: "März", 10: "Oktober", 11: "November", 12: "Dezember"}
+_FR = {3: "mars", 10: "octobre", 11: "novembre", 12: "décembre"}
+_ES = {3: "marzo", 10: "octubre", 11: "noviembre", 12: "diciembre"}
+_PT = {3: "março", 10: "outubro", 11: "novembro", 12: "dezembro"}
+_IT = {3: "marzo", 10: "ottobre", 11: "novembre", 12: "dicembre"}
+_NL = {3: "maart", 10: "oktober", 11: "november", 12: "december"}
+# {a list's form: (one day's form, ...)}: {d} the day, {n} the month's number, {m} its name, {e} its English name
+LISTS = {
+    "what did we decide on {0} and on {1}?": "{e} {d}", "what did we decide on {0} or {1}?": "{d} {e}",
+    "what did we decide on {0}, {1}?": "{e} {d}", "what did we decide on {0} as well as {1}?": "{d} {e}",
+    "what was decided on {0} and {1}?": "{d}/{n}/2026",
+    "Was wurde am {0} und am {1} beschlossen?": "{d}. {de}", "Was haben wir am {0} oder {1} entschieden?": "{d}.{n}.",
+    "Qu'avons-nous décidé le {0} et le {1} ?": "{d} {fr}", "Qu'avons-nous décidé le {0} ou le {1} ?": "{d}/{n}",
+    "¿Qué decidimos el {0} y el {1}?": "{d} de {es}", "O que decidimos em {0} e em {1}?": "{d} de {pt}",
+    "O que foi decidido no dia {0} e no dia {1}?": "{d}/{n}/2026", "Cosa abbiamo deciso il {0} e il {1}?": "{d} {it}",
+    "Wat hebben we op {0} en op {1} besloten?": "{d} {nl}", "{0}と{1}に何を決めましたか？": "{n}月{d}日",
+}
+
+
+def _form(day_form: str, on: date) -> str:
+    return day_form.format(d=on.day, n=on.month, e=on.strftime("%B"), de=_DE[on.month], fr=_FR[on.month],
+                           es=_ES[on.month], pt=_PT[on.month], it=_IT[on.month], nl=_NL[on.month])
+
+
+def _questions() -> list[tuple[str, set[date]]]:
+    pairs = [(DAYS[0], DAYS[1]), (DAYS[4], DAYS[3]), (DAYS[2], DAYS[4])]
+    return [(form.format(_form(day, a), _form(day, b)), {a, b}) for form, day in LISTS.items() for a, b in pairs]
+
+
+QUESTIONS = [
+    *_questions(),
+    ("what did we decide on 24 November, 14 November and 15 October?", {DAYS[4], DAYS[3], DAYS[2]}),
+    ("what did we decide on 3/3/2026, 3/13/2026 and 10/15/2026?", {DAYS[0], DAYS[1], DAYS[2]}),
+    ("what did we decide on 11/24 and 10/15?", {DAYS[4], DAYS[2]}),  # the second led as the first
+]
+
+
+def _days(question: str) -> set[date]:
+    found = TimeParser().find(in_english(question), NOW_MS)
+    assert found is not None
+    return {datetime.fromtimestamp(start / 1000, tz=UTC).date() for start, _ in found.days or ((found.start, 0),)}
+
+
+@pytest.mark.parametrize(("question", "days"), QUESTIONS)
+def test_each_day_a_question_lists_is_read(question, days):
+    assert _days(question) == days
+
+
+@pytest.mark.parametrize(("question", "since", "until"), [
+    ("what did we decide on Monday and Tuesday?", date(2026, 11, 30), date(2026, 12, 2)),  # one range
+    ("what happened in March and April?", date(2026, 3, 1), date(2026, 5, 1)),
+    ("what did we do in Q3 and Q4?", date(2026, 7, 1), date(2026, 12, 6)),
+    # must stay: a range, one time, a time and other words
+    ("what did we decide between March 3 and March 11?", date(2026, 3, 3), date(2026, 3, 12)),
+    ("what did we decide from 3 March to 11 March?", date(2026, 3, 3), date(2026, 3, 12)),
+    ("what did we decide on March 3?", date(2026, 3, 3), date(2026, 3, 4)),
+    ("what did we decide on 11/13 and why?", date(2026, 11, 13), date(2026, 11, 14)),
+    # a word leading to a time joins none; "between" leads a range (LoCoMo questions)
+    ("What did Joanna just finish last Friday on 23 January, 2022?", date(2022, 1, 23), date(2022, 1, 24)),
+    ("Where did Andrew go during the first weekend of August 2023?", date(2023, 8, 1), date(2023, 9, 1)),
+    ("Where was John between August 11 and August 15 2023?", date(2023, 8, 15), date(2023, 8, 16)),
+    ("what happened in March and May joined?", date(2026, 3, 1), date(2026, 4, 1)),  # May: a person
+    ("what did we decide on Tuesday and 3 more things?", date(2026, 12, 1), date(2026, 12, 2)),
+    ("what happened on Monday 2024?", date(2026, 11, 30), date(2026, 12, 1)),
+])
+def test_times_listed_side_by_side_read_as_one_range_and_others_as_before(question, since, until):
+    found = TimeParser().find(in_english(question), NOW_MS)
+    assert found is not None and not found.days
+    assert (datetime.fromtimestamp(found.start / 1000, tz=UTC).date(),
+            datetime.fromtimestamp(found.until / 1000 - 1, tz=UTC).date()) == (since, until.fromordinal(
+                until.toordinal() - 1)) or found.until >= NOW_MS and until == date(2026, 12, 6)
+
+
+@pytest.fixture(scope="module")
+def shared_clock():
+    return lambda: NOW_MS
+
+
+MEMORIES = tuple((content, "decision", f"{on.isoformat()}T10:00:00Z") for on, content in DECISIONS.items())
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize(("question", "days"), QUESTIONS)
+def test_the_decision_of_each_day_listed_is_first_and_sure_and_no_other(shared_store, question, days):
+    hits = recall_of(shared_store, MEMORIES, question, limit=len(DAYS)).hits
+    wanted = {DECISIONS[on] for on in days}
+    assert {hit.memory.content for hit in hits[:len(wanted)]} == wanted
+    assert all(hit.confidence >= SURE_CONFIDENCE for hit in hits[:len(wanted)])
+    assert all(hit.confidence < SURE_CONFIDENCE for hit in hits[len(wanted):])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("query", "ranges"), [
+    ("what did we decide on March 3 and on March 11?", [("03-03", "03-04"), ("03-11", "03-12")]),
+    ("Was wurde am 1. Dezember und am 24. November beschlossen?", [("11-24", "11-25"), ("12-01", "12-02")]),
+    ("3月3日と3月11日に何を決めましたか？", [("03-03", "03-04"), ("03-11", "03-12")]),
+])
+async def test_the_days_listed_cross_the_wire_as_ranges(db_path, real_embedder, query, ranges):
+    async with client(db_path) as c:
+        await c.call_tool("remember", {"content": "We decided to adopt Ruff", "kind": "decision"})
+        found = await c.call_tool("recall", {"query": query})
+    time = found.structured_content["time"]
+    assert [(span["since"][5:10], span["until"][5:10]) for span in time["ranges"]] == ranges
+    assert time["since"] is None and time["until"] is None and "  " not in time["text"]
