@@ -1117,13 +1117,14 @@ def _same_frame(older: str, newer: str, swap: tuple[tuple[_Token, ...], tuple[_T
 def _undated(older: str, newer: str) -> tuple[str, int] | None:
     """``judge`` of the two texts without the time phrase dating one of them, or both alike
     (``dating.split``: "Since October the team lead is Tomás" is compared as "the team lead is
-    Tomás"), when that finds a disagreement; two different time phrases are compared as written
-    ("since 2019" / "since 2021"). One value for another (or the one difference: ``judge``'s 1) in two
-    brief texts, the newer alone dated, is as strong evidence as a change verb (2:
-    ``CHANGED_SUBJECT``): the time phrase lowers the cosine of two texts otherwise alike (new-user
-    trial 60 #1)."""
+    Tomás"), when that finds a disagreement: a state dated from another time is still that state
+    replaced ("Since October the team lead is Tomás" / "Since December ... Ana", trial verify62 N3); two
+    different time phrases before one statement are compared as written ("since 2019" / "since 2021").
+    One value for another (or the one difference: ``judge``'s 1) in two brief texts, the newer alone
+    dated, is as strong evidence as a change verb (2: ``CHANGED_SUBJECT``): the time phrase lowers the
+    cosine of two texts otherwise alike (new-user trial 60 #1)."""
     (when_old, rest_old), (when_new, rest_new) = dating.split(older), dating.split(newer)
-    if not (when_old or when_new) or when_old and when_new and when_old.lower() != when_new.lower():
+    if not (when_old or when_new):
         return None
     judged = judge(rest_old, rest_new)
     if judged is None or not when_new or when_old or not (brief(older) and brief(newer)):
