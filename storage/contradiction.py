@@ -693,7 +693,7 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
                 start, stop = named(aux, -1) + 1, aux + 1
                 verb_end = i + size  # past the particle once (a phrase may hold it)
                 said = range(start, verb_end)
-        if stop <= start:
+        if stop <= start or _bounded(lowered, anchor, marks, max(stop, verb_end)):
             continue
         after = max(stop, verb_end)
         if after < count and not marks[after - 1][1] and lowered[after] in _HELD_AS:
@@ -720,6 +720,26 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
                 spoken.update(slots[m][1] for m in range(k, max(named(k, 1), k + lower)))
             j += 1
     return ended, spoken, denials, reached
+
+
+# Words of a span of time, as stemmed, besides ``_WHEN``'s: "for the day", "for a while".
+_SPANS = frozenset({"day", "hour", "minute", "while", "moment", "sprint", "holiday", "vacation"})
+
+
+def _bounded(lowered: list[str], anchor: list[str | None], marks: list[tuple[bool, bool, int]], j: int) -> bool:
+    """Whether the clause going on at ``j`` bounds an end in time ("Maria is gone until Monday", "We left Jenkins
+    for the weekend"): an absence, not an end."""
+    while j < len(lowered) and not marks[j - 1][1]:
+        if lowered[j] in ("until", "till"):
+            return True
+        if lowered[j] == "for":
+            k = j + 1
+            while k < len(lowered) and anchor[k] is None and not marks[k - 1][1]:  # "the", "two"
+                k += 1
+            if k < len(lowered) and (anchor[k] in _WHEN or anchor[k] in _SPANS):
+                return True
+        j += 1
+    return False
 
 
 def _predicate(lowered: list[str], i: int) -> int:

@@ -73,6 +73,10 @@ QUIET = [  # (older, newer): another slot, another environment, an addition, wha
     ("Our CI runs on {x}", "No more {y}"),
     ("Our CI runs on {x}", "No more {x} for the docs site"),
     ("We ditched {x} for {y}", "We retired {x}"),  # the end restated
+    ("Our CI runs on {x}", "We left {x} for the weekend"),  # an absence bounded in time
+    ("Our CI runs on {x}", "{x} is gone until Monday"),
+    ("{x} runs our builds", "{x} is gone for the day"),
+    ("Our CI runs on {x}", "We dropped {x} for two weeks"),
     ("We ditched {x} for {y}", "We also use {y} in staging"),
 ]
 
@@ -96,6 +100,9 @@ def test_an_end_or_denial_of_another_slot_or_name_contradicts_nothing(old, new):
     ("The standup is on Friday", "No more meetings on Friday"),
     ("The retro is on Friday", "No more meetings on Friday"),
     ("Our CI runs on Jenkins", "Alice left Jenkins running overnight"),
+    ("Maria leads the platform team", "Maria is gone until Monday"),
+    ("Maria leads the platform team", "Maria is gone for the week"),
+    ("Bob is on call this week", "Bob is gone for the day"),
 ])
 def test_an_end_of_no_name_the_older_holds_contradicts_nothing(old, new):
     assert disagreement(old, new) is None
