@@ -105,15 +105,29 @@ _ENDED = frozenset({"anymore", "any more", "no longer"})  # change words saying 
 # CircleCI", "PagerDuty was sunset"), some only with their particle ("stopped using", "moved off", "phased out"):
 # read as a denial of the name from then on (``_ending``).
 ENDING = REPLACING | frozenset("""retired dropped ditched abandoned decommissioned sunset sunsetted scrapped dumped
-discontinued deprecated removed killed quit cancelled canceled uninstalled""".split())
+discontinued deprecated removed killed quit cancelled canceled uninstalled axed""".split())
 ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "using"), ("moved", "off"),
                   ("moved", "away", "from"), ("switched", "away", "from"), ("migrated", "off"),
                   ("migrated", "away", "from"), ("phased", "out"), ("got", "rid", "of"), ("gotten", "rid", "of"),
                   ("shut", "down"), ("turned", "off"), ("switched", "off"), ("no", "longer", "use"),
-                  ("no", "longer", "using"))
-_PASSIVE_ENDING = ENDING | {"phased", "shut", "turned", "switched"}  # "Jenkins was phased out"
+                  ("no", "longer", "using"), ("no", "more"))
 _ENDING_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # ENDING_PHRASES by first word, in order: a word is
     first: tuple(p for p in ENDING_PHRASES if p[0] == first) for first, *_ in ENDING_PHRASES}  # tried on its own
+# Verbs ending the name after them only when what replaces it follows ("We left Jenkins for Buildkite"; not "We
+# left Jenkins running").
+_ENDING_FOR = frozenset({"left", "traded"})
+_PARTICLES = {"phased": "out", "shut": "down", "turned": "off", "switched": "off"}
+_PASSIVE_ENDING = ENDING | frozenset(_PARTICLES)  # "Jenkins was phased out"
+# Predicates ending the name before them after a form of "be" or "got", as a participle of ``_PASSIVE_ENDING``
+# does: "Jenkins is no longer used", "PagerDuty is gone", "Jenkins got the axe" (trial verify62 N1).
+_PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), ("the", "chop"),
+                    ("no", "longer", "used"), ("no", "longer", "needed"), ("no", "longer", "supported"),
+                    ("no", "longer", "maintained"), ("no", "longer", "in", "use"))
+# Beside an end, words saying the name whole: what it is held as ("We cancelled our PagerDuty subscription") and,
+# after "from", what holds every tool ("Vault was removed from the stack"; not "from the staging cluster").
+_HELD_AS = frozenset("subscription subscriptions account accounts plan plans contract contracts license licence "
+                     "licenses seats".split())
+_WHOLE = frozenset("stack setup infrastructure infra toolchain tooling".split())
 _AUXILIARIES = frozenset("is are was were has have had been being got gets now finally officially".split())
 _BE = frozenset("is are was were been being got gets".split())  # one makes a passive: not "Alice has retired"
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
@@ -229,20 +243,29 @@ def _moving(tokens: tuple[tuple[str, bool, bool, bool, bool], ...]) -> bool:
     return any(t[0].lower() in CHANGE_WORDS and t[0].lower() not in _WHEN_CHANGED for t in tokens)
 
 
+def _ending_verb(tokens: tuple[tuple[str, bool, bool, bool, bool], ...]) -> bool:
+    """Whether a text holds a verb ending a name (``ENDING``, ``_ENDING_FOR``: "We ditched npm for yarn")."""
+    return any(t[0].lower() in ENDING or t[0].lower() in _ENDING_FOR for t in tokens)
+
+
 def _name_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
     """Whether the word at ``at`` stands where a name does: after a form of "use" or a word of ``_NAME_SLOT``
     ("We use uv daily", "Packaging is done with uv"), after "to" or "from" in a text with a change verb
     (``_moving``) or after a contrast ("instead of npm", "not npm"), ending its clause or before a stop word
     but an object ("We switched from npm to pnpm"; not "to make sure", "moved on to make a difference"), or
-    opening a sentence before a verb of ``NAME_VERBS`` or ``query.PASSIVE`` ("pip was replaced by uv")."""
+    opening a sentence before a verb of ``NAME_VERBS`` or ``query.PASSIVE`` ("pip was replaced by uv"); after an
+    ending verb and determiners ("We cancelled our npm subscription") or after "for", "with" in a text with one ("We
+    ditched npm for yarn")."""
     before = tokens[at - 1][0].lower() if at else ""
+    verb = next((tokens[k][0].lower() for k in range(at - 1, -1, -1) if tokens[k][0].lower() not in DETERMINERS), "")
     after = tokens[at + 1][0].lower() if at + 1 < len(tokens) else ""
     if tokens[at][1]:
         return after in NAME_VERBS or after in PASSIVE
     contrast = before in ("not", "never", "than") or before == "of" and tokens[at - 2][0].lower() in _CONTRASTS
-    ending = before in ENDING or any(tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p
-                                     for p in ENDING_PHRASES)  # "We retired pip", "stopped using npm"
-    return before in _NAME_SLOT or ending or (contrast or before in ("to", "from") and _moving(tokens)) and (
+    ending = verb in ENDING or verb in _ENDING_FOR or any(  # "We retired pip", "stopped using npm"
+        tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p for p in ENDING_PHRASES)
+    return before in _NAME_SLOT or ending or (contrast or before in ("to", "from") and _moving(tokens)
+                                              or before in ("for", "with") and _ending_verb(tokens)) and (
         tokens[at][3] or not after or after in STOP and after not in _OBJECTS)
 
 
@@ -410,7 +433,8 @@ def _names_at(tokens: tuple[tuple[str, bool, bool, bool, bool], ...],
     no function word ("The", "Our", "Yesterday": ``NOT_NAMES``) and either it, with the capitalised
     words and particles after it, stands right before a verb of state or ownership ("Alice Martin
     owns", "Jonas Berg is", "Bob now leads": ``NAME_VERBS``), is possessive ("Maya's rent"), or is in
-    ``known`` (written as a name inside a sentence of either text compared). Why these: see
+    ``known`` (written as a name inside a sentence of either text compared), or stands before a passive end
+    ("Jenkins got the axe": ``_predicate``). Why these: see
     docs/how-memory-works.md#contradictions."""
     named: set[int] = set()
     particles: set[int] = set()
@@ -441,6 +465,12 @@ def _names_at(tokens: tuple[tuple[str, bool, bool, bool, bool], ...],
         while k < count and tokens[k][0].lower() in _BEFORE_VERB and not tokens[k - 1][3]:
             k += 1
         if not tokens[k - 1][3] and k < count and tokens[k][0].lower() in NAME_VERBS:
+            named.add(i)
+            continue
+        m = k  # or before a passive end: "Jenkins got the axe"
+        while m < count and tokens[m][0].lower() in _BE and not tokens[m][3]:
+            m += 1
+        if k < m < count and not tokens[k - 1][3] and _predicate([t[0].lower() for t in tokens[m:m + 4]], 0):
             named.add(i)
     return named, particles
 
@@ -640,7 +670,7 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
 
     for i, word in enumerate(lowered):
         phrase = next((p for p in _ENDING_FROM.get(word, ()) if tuple(lowered[i:i + len(p)]) == p), None) or (
-            (word,) if word in ENDING else None)
+            (word,) if word in ENDING or word in _ENDING_FOR else None)
         verb_end = i + len(phrase) if phrase else i + 1  # past the verb and its particles
         start = stop = verb_end
         if phrase is not None and not any(marks[j][1] for j in range(i, verb_end - 1)):
@@ -648,22 +678,28 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
                 start += 1
             if not (marks[verb_end - 1][1] or start - verb_end and marks[start - 1][1]):  # no clause ends first
                 stop = named(start, 1)
+            if word in _ENDING_FOR and not (stop < count and not marks[stop - 1][1] and (
+                    lowered[stop] == "for" or lowered[stop:stop + 2] in (["in", "favour"], ["in", "favor"]))):
+                stop = start
             lead = i  # and the words leading the verb: "We have (now) stopped using", "We finally retired"
             while lead and (lowered[lead - 1] in _AUXILIARIES or _CONTRACTED.match(lowered[lead - 1])) \
                     and not marks[lead - 1][1]:  # "We've retired" (trial verify62 N1)
                 lead -= 1
             said = range(lead, stop)
-        particle = {"phased": "out", "shut": "down", "turned": "off", "switched": "off"}.get(word)
-        if stop == start and word in _PASSIVE_ENDING and (not particle or lowered[i + 1:i + 2] == [particle]):
-            aux = i - 1  # the passive: "Jenkins was retired", "... has been phased out"
+        size = _predicate(lowered, i) if stop == start else 0
+        if size:
+            aux = i - 1  # the passive: "Jenkins was retired", "... has been phased out", "... is no longer used"
             while aux >= 0 and lowered[aux] in _AUXILIARIES and not marks[aux][1]:
                 aux -= 1
             if not _BE.isdisjoint(lowered[aux + 1:i]):
                 start, stop = named(aux, -1) + 1, aux + 1
-                verb_end = i + 1 + bool(particle)  # past the particle once (a phrase may hold it)
+                verb_end = i + size  # past the particle once (a phrase may hold it)
                 said = range(start, verb_end)
-        if stop <= start:
+        if stop <= start or _bounded(lowered, anchor, marks, max(stop, verb_end)):
             continue
+        after = max(stop, verb_end)
+        if after < count and not marks[after - 1][1] and lowered[after] in _HELD_AS:
+            said = range(said.start, after + 1)  # "our PagerDuty subscription"
         names = [slots[j][1] for j in range(start, stop)]
         ended.update(names)
         spoken.update(anchor[j] or lowered[j] for j in said)
@@ -673,6 +709,10 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
         reached.update((verb, name) for name in names)
         j = max(stop, verb_end)
         while j < count and not marks[j - 1][1]:  # what replaces them, in the clause: "for CircleCI"
+            if lowered[j] == "from" and (whole := next((k for k in range(j + 1, count)
+                                                        if lowered[k] not in DETERMINERS), count)) < count \
+                    and lowered[whole] in _WHOLE:
+                spoken.add(anchor[whole] or lowered[whole])  # "removed from the stack"
             if lowered[j] in _TO or lowered[j] in ("favour", "favor"):
                 spoken.add(anchor[j] or lowered[j])
                 k = j + 1
@@ -682,6 +722,36 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
                 spoken.update(slots[m][1] for m in range(k, max(named(k, 1), k + lower)))
             j += 1
     return ended, spoken, denials, reached
+
+
+# Words of a span of time, as stemmed, besides ``_WHEN``'s: "for the day", "for a while".
+_SPANS = frozenset({"day", "hour", "minute", "while", "moment", "sprint", "holiday", "vacation"})
+
+
+def _bounded(lowered: list[str], anchor: list[str | None], marks: list[tuple[bool, bool, int]], j: int) -> bool:
+    """Whether the clause going on at ``j`` bounds an end in time ("Maria is gone until Monday", "We left Jenkins
+    for the weekend"): an absence, not an end."""
+    while j < len(lowered) and not marks[j - 1][1]:
+        if lowered[j] in ("until", "till"):
+            return True
+        if lowered[j] == "for":
+            k = j + 1
+            while k < len(lowered) and anchor[k] is None and not marks[k - 1][1]:  # "the", "two"
+                k += 1
+            if k < len(lowered) and (anchor[k] in _WHEN or anchor[k] in _SPANS):
+                return True
+        j += 1
+    return False
+
+
+def _predicate(lowered: list[str], i: int) -> int:
+    """How many words from ``i`` end a name before them in the passive (``_PASSIVE_ENDING`` with its particle:
+    "was phased out"; ``_PASSIVE_PHRASES``: "is no longer used", "got the axe"); 0 when none do."""
+    word = lowered[i]
+    if word in _PASSIVE_ENDING:
+        particle = _PARTICLES.get(word)
+        return 1 if particle is None else 2 if lowered[i + 1:i + 2] == [particle] else 0
+    return next((len(p) for p in _PASSIVE_PHRASES if tuple(lowered[i:i + len(p)]) == p), 0)
 
 
 # Words before what a change goes to: "to GitHub Actions", "replaced Jenkins with ...", "swapped Kong for
@@ -1045,10 +1115,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     if found is not None and not placed and not (reworded and not changing):
         # a denial the newer says has ended ("We don't use Poetry anymore") is one thing for another, and
         # the end of a name the older holds ("We retired Jenkins") a change verb said of it (2: ``_changes_subject``)
-        denied = found.startswith("negation: ") and bool(new.negated) and not old.negated \
-            and brief(older) and brief(newer)
-        ended = denied and not new.ended.isdisjoint(old.words)
-        return found, max(strong, 2 * ended or int(denied and not old.changes and not _ENDED.isdisjoint(changes)))
+        denied = found.startswith("negation: ") and bool(new.negated) and brief(older) and brief(newer)
+        ended = denied and _ends_held(old, new)
+        return found, max(strong, 2 * ended or int(denied and not old.negated and not old.changes
+                                                   and not _ENDED.isdisjoint(changes)))
     # a change going where the older already is ("We use pnpm" / "We switched from npm to pnpm") swaps no word of it
     one_word = lone and len(swaps[0][0]) == len(swaps[0][1]) == 1 and not (changes and _announced(old, new))
     if one_word and parallel and _choices(old, swaps[0][0][0]) and _choices(new, swaps[0][1][0]) \
@@ -1119,13 +1189,14 @@ def _same_frame(older: str, newer: str, swap: tuple[tuple[_Token, ...], tuple[_T
 def _undated(older: str, newer: str) -> tuple[str, int] | None:
     """``judge`` of the two texts without the time phrase dating one of them, or both alike
     (``dating.split``: "Since October the team lead is Tomás" is compared as "the team lead is
-    Tomás"), when that finds a disagreement; two different time phrases are compared as written
-    ("since 2019" / "since 2021"). One value for another (or the one difference: ``judge``'s 1) in two
-    brief texts, the newer alone dated, is as strong evidence as a change verb (2:
-    ``CHANGED_SUBJECT``): the time phrase lowers the cosine of two texts otherwise alike (new-user
-    trial 60 #1)."""
+    Tomás"), when that finds a disagreement: a state dated from another time is still that state
+    replaced ("Since October the team lead is Tomás" / "Since December ... Ana", trial verify62 N3); two
+    different time phrases before one statement are compared as written ("since 2019" / "since 2021").
+    One value for another (or the one difference: ``judge``'s 1) in two brief texts, the newer alone
+    dated, is as strong evidence as a change verb (2: ``CHANGED_SUBJECT``): the time phrase lowers the
+    cosine of two texts otherwise alike (new-user trial 60 #1)."""
     (when_old, rest_old), (when_new, rest_new) = dating.split(older), dating.split(newer)
-    if not (when_old or when_new) or when_old and when_new and when_old.lower() != when_new.lower():
+    if not (when_old or when_new):
         return None
     judged = judge(rest_old, rest_new)
     if judged is None or not when_new or when_old or not (brief(older) and brief(newer)):
@@ -1326,8 +1397,11 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
             return f"opposite state: {old_states[group]} → {word}"
     # One text denies, the other does not; or only one denies outright and the other only rejects
     # an alternative ("Use pnpm, not npm" / "We do not use pnpm": trial 60 #4).
+    # Or the newer ends a name the older holds and does not deny: "We ditched CircleCI for Buildkite" after "We
+    # ditched Jenkins for CircleCI" (trial verify62 N4).
     outright = [bool(read.negated - read.contrasted) for read in (old, new)]
-    if (bool(old.negated) != bool(new.negated) or outright[0] != outright[1]) and not _named_apart(old, new):
+    if (bool(old.negated) != bool(new.negated) or outright[0] != outright[1] or _ends_held(old, new)) \
+            and not _named_apart(old, new):
         for negated, plain in ((new, old), (old, new)):
             hit = sorted(negated.negated & (plain.words - plain.negated))
             if hit and not _object_denied(negated, plain, hit):
@@ -1335,6 +1409,12 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
             if hit:  # as written, not its stem ("not coffee", not "not coffe"; "rather than spaces")
                 return "negation: " + dict(reversed(negated.denials))[hit[0]]
     return None
+
+
+def _ends_held(old: _Read, new: _Read) -> bool:
+    """Whether ``new`` ends a name ``old`` holds and denies none of: "We retired Jenkins" after "Our CI runs on
+    Jenkins", or "We ditched CircleCI for Buildkite" after "We ditched Jenkins for CircleCI" (trial verify62 N4)."""
+    return not new.ended.isdisjoint(old.words) and new.ended.isdisjoint(old.negated)
 
 
 def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:

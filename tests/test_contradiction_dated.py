@@ -56,6 +56,34 @@ def test_a_dated_statement_of_the_same_value_or_another_subject_contradicts_noth
     assert contradicts(old, new, cosine(real_embedder, old, new), SAME_SUBJECT) is None
 
 
+THIRDS = [  # (older's subject and value, newer's): each dated differently
+    ("the team lead is Tomás", "the team lead is Ana"), ("our PM is Dave", "our PM is Lena"),
+    ("the release manager is Aiko", "the release manager is Bruno"),
+    ("our CI runs on GitHub Actions", "our CI runs on Buildkite"),
+    ("the standup is at 10:30", "the standup is at 11:00"),
+    ("the on-call rotation is biweekly", "the on-call rotation is monthly"),
+]
+LATER = ["Since December", "Since 1 December,", "From next quarter", "As of Q4", "Starting in 2028"]
+
+
+@pytest.mark.parametrize(("old", "new"), [(f"{OPENING[0]} {mid}", f"{when} {last}") for mid, last in THIRDS
+                                          for when in LATER] + [(f"{mid} since October", f"{last} since December")
+                                                                for mid, last in THIRDS])
+def test_a_value_dated_from_another_time_contradicts_the_older_dated_value(real_embedder, old, new):
+    """"Since October the team lead is Tomás" / "Since December the team lead is Ana" (trial verify62 N3)."""
+    assert contradicts(old, new, cosine(real_embedder, old, new), SAME_SUBJECT) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Since October the team lead is Tomás", "Since December the tech lead is Ana"),
+    ("Since October the team lead is Tomás", "Since December the team lead is still Tomás"),
+    ("Since October the team lead is Tomás", "Since December the design lead is Ana"),
+    ("Since October the standup is at 10:30", "Since December the retro is at 11:00"),
+])
+def test_two_dated_statements_of_one_value_or_two_subjects_contradict_nothing(real_embedder, old, new):
+    assert contradicts(old, new, cosine(real_embedder, old, new), SAME_SUBJECT) is None
+
+
 def test_two_different_time_phrases_are_still_compared_as_written(real_embedder):
     old, new = "Since 2019 we have used Postgres", "Since 2021 we have used Postgres"
     assert contradicts(old, new, cosine(real_embedder, old, new), SAME_SUBJECT) is not None
@@ -119,3 +147,19 @@ def test_a_dated_statement_beside_an_unrelated_memory_is_stored_without_contradi
     assert dated.contradicts == ()
     hits = real_store.recall(tenant="t", query="who is the team lead?", scopes=["p"]).hits
     assert all(h.outdated_by is None for h in hits)
+
+
+@pytest.mark.contract
+def test_a_third_dated_value_contradicts_the_current_one_and_recall_marks_it(real_store: Store):
+    """Maria, then "Since October ... Tomás", then "Since December ... Ana": Ana contradicts Tomás and Maria, and
+    recall marks both below her (trial verify62 N3: only Maria was named, Tomás stayed current)."""
+    ids = []
+    for text, day in [("The team lead is Maria", "2026-04-01"), ("Since October the team lead is Tomás", "2026-10-10"),
+                      ("Since December the team lead is Ana", "2026-12-01")]:
+        result = real_store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
+        ids.append(result.id)
+    assert sorted(i for i, _ in result.contradicts) == sorted(ids[:2])
+    hits = real_store.recall(tenant="t", query="who is the team lead?", scopes=["p"]).hits
+    assert hits[0].memory.id == ids[2]
+    marks = {h.memory.id: h.outdated_by for h in hits}
+    assert marks[ids[1]] == ids[2] and marks[ids[0]] is not None

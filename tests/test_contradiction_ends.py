@@ -32,7 +32,14 @@ ENDS = ["We no longer use {x}", "We stopped using {x}", "We retired {x}", "We di
         "We’ve dropped {x} for {y}", "We've retired {x} last month",
         # the passive of a verb with its particle (the check raised IndexError on these)
         "{x} was phased out", "{x} was shut down", "{x} was turned off", "{x} was switched off",
-        "We switched off {x}"]
+        "We switched off {x}",
+        # a passive end, an end named by what replaces it, by what the name was held as or by where it left
+        # (trial verify62 N1)
+        "{x} is no longer used", "{x} is no longer needed", "{x} is no longer supported", "{x} is no longer in use",
+        "{x} is gone", "{x} is gone, we use {y} now", "{x} got the axe in September", "{x} got the boot",
+        "We left {x} for {y}", "We left {x} in favour of {y}", "We cancelled our {x} subscription",
+        "We cancelled the {x} contract", "{x} was removed from the stack", "We removed {x} from our setup",
+        "No more {x}, everything is on {y}", "We've stopped paying for {x} and went with {y}", "We axed {x}"]
 QUIET = [  # (older, newer): another slot, another environment, an addition, what the older holds kept
     ("We use {x} for packaging", "We don't use {x} for scripts"),
     ("We use {x} for packaging", "We no longer use {x} for scripts"),
@@ -49,11 +56,33 @@ QUIET = [  # (older, newer): another slot, another environment, an addition, wha
     ("We do not use {x}", "We retired {x}"),
     ("Our CI runs on {x}", "We retired {x} in staging last month"),
     ("Our CI runs on {x}", "We've retired {y}"),
+    ("We use {x} for packaging", "{x} is no longer used for scripts"),
+    ("Our CI runs on {x}", "{x} is no longer used for nightly builds"),
+    ("Our CI runs on {x}", "{x} is no longer used in staging"),
+    ("Our CI runs on {x}", "{y} is no longer used"),
+    ("Our CI runs on {x}", "{y} is gone"),
+    ("Our CI runs on {x}", "{x} is gone from the docs pipeline"),
+    ("Our CI runs on {x}", "The {x} nightly job got the axe"),
+    ("Our CI runs on {x}", "We left {x} running overnight"),
+    ("Our CI runs on {x}", "We left {y} for {x}"),
+    ("Our CI runs on {x}", "We also left {x} for {y} on the mobile team"),
+    ("Our CI runs on {x}", "We cancelled our {x} subscription for the EU team"),
+    ("Our CI runs on {x}", "We cancelled the {x} integration with Jira"),
+    ("Our CI runs on {x}", "{x} was removed from the staging cluster"),
+    ("Our CI runs on {x}", "We stopped paying for {x} plugins"),
+    ("Our CI runs on {x}", "No more {y}"),
+    ("Our CI runs on {x}", "No more {x} for the docs site"),
+    ("We ditched {x} for {y}", "We retired {x}"),  # the end restated
+    ("Our CI runs on {x}", "We left {x} for the weekend"),  # an absence bounded in time
+    ("Our CI runs on {x}", "{x} is gone until Monday"),
+    ("{x} runs our builds", "{x} is gone for the day"),
+    ("Our CI runs on {x}", "We dropped {x} for two weeks"),
+    ("We ditched {x} for {y}", "We also use {y} in staging"),
 ]
 
 
-def fill(template: str, x: str, y: str) -> str:
-    return template.format(x=x, y=y)
+def fill(template: str, x: str, y: str, z: str = "") -> str:
+    return template.format(x=x, y=y, z=z)
 
 
 @pytest.mark.parametrize(("old", "new"),
@@ -65,6 +94,31 @@ def test_a_newer_memory_ending_the_older_ones_name_contradicts_it_from_the_chang
 @pytest.mark.parametrize(("old", "new"), [(fill(o, x, y), fill(n, x, y)) for x, y in NAMES for o, n in QUIET])
 def test_an_end_or_denial_of_another_slot_or_name_contradicts_nothing(old, new):
     assert disagreement(old, new) is None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The standup is on Friday", "No more meetings on Friday"),
+    ("The retro is on Friday", "No more meetings on Friday"),
+    ("Our CI runs on Jenkins", "Alice left Jenkins running overnight"),
+    ("Maria leads the platform team", "Maria is gone until Monday"),
+    ("Maria leads the platform team", "Maria is gone for the week"),
+    ("Bob is on call this week", "Bob is gone for the day"),
+])
+def test_an_end_of_no_name_the_older_holds_contradicts_nothing(old, new):
+    assert disagreement(old, new) is None
+
+
+CHAINS = [("Jenkins", "CircleCI", "Buildkite"), ("PagerDuty", "Opsgenie", "incident.io"), ("npm", "yarn", "pnpm"),
+          ("Travis CI", "GitHub Actions", "GitLab CI"), ("Slack", "Teams", "Zulip")]
+CHAIN_ENDS = ["We ditched {x} for {y}", "We dropped {x} for {y}", "We left {x} for {y}", "We replaced {x} with {y}",
+              "We migrated away from {x} to {y}"]
+
+
+@pytest.mark.parametrize(("old", "new"), [(fill(o, x, y, z), fill(n, y, z)) for x, y, z in CHAINS
+                                          for o in CHAIN_ENDS for n in CHAIN_ENDS])
+def test_an_end_of_the_name_an_older_end_went_to_contradicts_it(old, new):
+    """"We ditched CircleCI for Buildkite" after "We ditched Jenkins for CircleCI" (trial verify62 N4)."""
+    assert contradicts(old, new, CHANGED_SUBJECT, SAME_SUBJECT) is not None
 
 
 @pytest.mark.parametrize(("old", "new", "gate"), [
@@ -88,6 +142,13 @@ def test_a_slot_refilled_or_moved_to_another_name_contradicts_the_older(old, new
     ("We use pip for packaging", "pip was dropped in favour of uv", "do we use pip?"),
     ("Our CI runs on Jenkins", "We've retired Jenkins last month", "where does our CI run?"),
     ("The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie on 2026-10-01", "what is the on-call tool?"),
+    ("Our CI runs on Jenkins", "Jenkins is no longer used", "where does our CI run?"),
+    ("Our CI runs on Jenkins", "We left Jenkins for Buildkite", "where does our CI run?"),
+    ("Our CI runs on Jenkins", "Jenkins got the axe in September", "where does our CI run?"),
+    ("The on-call tool is PagerDuty", "We cancelled our PagerDuty subscription", "what is the on-call tool?"),
+    ("The on-call tool is PagerDuty", "PagerDuty is gone, we use Opsgenie now", "what is the on-call tool?"),
+    ("Our CDN is Fastly", "No more Fastly, everything is on Cloudflare", "what is our CDN?"),
+    ("Secrets live in Vault", "Vault was removed from the stack", "where do secrets live?"),
 ])
 def test_remember_reports_and_recall_puts_the_end_above_the_name_it_ended(real_store: Store, old, new, question):
     older, newer, hits = pair_recalled(real_store, old, new, question)
@@ -109,8 +170,26 @@ def test_the_older_of_an_ended_name_is_marked_even_when_the_newer_is_not_recalle
     ("We use Poetry for packaging", "We don't use Poetry for scripts", "what do we use for packaging?"),
     ("Our CI runs on Jenkins", "We stopped using Jenkins for nightly builds", "where does our CI run?"),
     ("Our CI runs on Jenkins", "We retired Jenkins in staging", "where does our CI run?"),
+    ("We use Poetry for packaging", "Poetry is no longer used for scripts", "what do we use for packaging?"),
+    ("Secrets live in Vault", "Vault was removed from the staging cluster", "where do secrets live?"),
 ])
 def test_remember_and_recall_leave_an_end_of_another_slot_alone(real_store: Store, old, new, question):
     older, newer, hits = pair_recalled(real_store, old, new, question)
     assert newer.contradicts == ()
     assert hits.get(older) is None and hits.get(newer.id) is None
+
+
+@pytest.mark.contract
+def test_a_chain_of_ends_marks_each_older_by_the_end_after_it(real_store: Store):
+    """"Our CI runs on Jenkins" → "We ditched Jenkins for CircleCI" → "We ditched CircleCI for Buildkite": the third
+    contradicts the second, not the first, and recall puts it first (trial verify62 N4)."""
+    texts = ["Our CI runs on Jenkins", "We ditched Jenkins for CircleCI", "We ditched CircleCI for Buildkite"]
+    ids, found = [], []
+    for text, day in zip(texts, ("2026-03-01", "2026-06-01", "2026-10-01"), strict=True):
+        result = real_store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
+        ids.append(result.id)
+        found.append([i for i, _ in result.contradicts])
+    assert found == [[], [ids[0]], [ids[1]]]
+    hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query="which CI do we use now?",
+                                                                  scopes=["p"]).hits}
+    assert list(hits)[0] == ids[2] and hits[ids[1]] == ids[2] and hits[ids[0]] == ids[1]
