@@ -186,6 +186,8 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     if _LATIN.match(value) and len(value) < 6 and _FOREIGN.search(before):
         return False
     tail = before.rstrip(" \t")
+    if tail.endswith(("'s", "’s")) and _a_verb_follows(text, at + len(value)):
+        return False  # "the password's expiry is 90 days": a possessive, the word its noun
     # after a verb (a word, "'s"; not "to", as in "set to expire"), ":" or a dash (Russian's "пароль — X",
     # "Passwort - X")
     to = tail.lower() == "to" or tail[-3:].lower() in (" to", "\tto")
@@ -193,6 +195,21 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
             paired or tail.endswith((":", "—", "–", " -", "\t-")) or tail[-1:].isalpha()):
         return False
     return not _says_something(value.rstrip("0123456789"))
+
+
+# A verb right after a word: an auxiliary or a modal, or a word of the model's vocabulary with a third person's "s"
+# ("kicks", "rejects"): the word before it is a subject ("the password's lockout kicks in"; trial verify63 N3).
+_NEXT_WORD = re.compile(r"[ \t]+([a-z]+)\b")
+_AUXILIARY = frozenset("is are was were has have had will would can could shall should must may might does do did".split())
+
+
+def _a_verb_follows(text: str, end: int) -> bool:
+    """Whether the word after ``end`` of ``text`` reads as a verb (``_NEXT_WORD``, ``_AUXILIARY``)."""
+    following = _NEXT_WORD.match(text, end)
+    if following is None:
+        return False
+    word = following.group(1)
+    return word in _AUXILIARY or len(word) > 3 and word.endswith("s") and word[:-1] in model_words()
 
 
 def plain_word(value: str, text: str, at: int) -> str:

@@ -94,6 +94,12 @@ STORED = [
     # another language's words after its verb or the English word borrowed, before more words
     "parola mea este foarte lungă", "Ang password ay madali tandaan", "Das Passwort ist ziemlich lang und sicher",
     "le mot de passe est toujours valide", "la contraseña es demasiado corta",
+    # a possessive "'s", its noun then a verb (trial verify63 N3)
+    "the password's expiry is 90 days", "the password's expiration was moved to 60 days",
+    "the password's lockout kicks in after 5 tries", "the password's checker rejects short ones",
+    "the password's validator runs on save", "the password's charset is ascii", "the password's blacklist has 500 entries",
+    "the password's denylist grows weekly", "the admin password's rotation will change in May",
+    "the wifi password's strength should be checked",
 ]
 
 
