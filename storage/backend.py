@@ -280,11 +280,13 @@ class Reader(Protocol):
         pairs), None when unset. On PostgreSQL under the tenant's row-level policy."""
         ...
 
-    def review_pairs(self, tenant: str, older: list[str] | None = None,
-                     limit: int | None = None) -> list[tuple[str, str]]:
+    def review_pairs(self, tenant: str, older: list[str] | None = None, limit: int | None = None,
+                     scopes: list[str] | None = None) -> list[tuple[str, str]]:
         """``tenant``'s contradicting pairs kept for review, ``(older id, newer id)`` sorted; with
-        ``older``, only the pairs whose older id is one of them, by index (recall's hits); with
-        ``limit``, the first that many (by index: the boot context's bounded count)."""
+        ``older``, only the pairs whose older id is one of them, by index (recall's hits); else with
+        ``scopes``, only those whose older memory is of one of them (its row looked up by id for each
+        pair read); with ``limit``, the first that many (by index: the boot context's bounded count,
+        of the caller's scopes)."""
         ...
 
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:

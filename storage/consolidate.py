@@ -52,9 +52,11 @@ PENDING_KEPT = 1_000  # memories kept aside while their vectors are pending, com
 DECAYED_READ = 200
 DECAYED_PAGES = 5
 DECAYED_LISTED = 50  # more than review shows (20): the count says how many wait, "50+" when cut
-# Kept pairs the boot context's count reads at most (by index, with both memories of each): past it the
-# count is a lower bound ("50+", as the decayed list's); reading all 1,000 took `Store.review` 33 ms, 50
-# of them 1.4 ms (docs/benchmarks.md#the-boot-contexts-review-count-bounded).
+# Kept pairs of the caller's scopes the boot context's count reads at most (by index, with both memories
+# of each): past it the count is a lower bound ("50+", as the decayed list's); reading all 1,000 took
+# `Store.review` 33 ms, 50 of them 1.4 ms (docs/benchmarks.md#the-boot-contexts-review-count-bounded).
+# Finding them looks up the scope of each pair's older by id until that many are found: at worst one
+# lookup per pair kept (PAIRS_KEPT), when the tenant's pairs are of other scopes.
 PAIRS_COUNTED = 50
 KEPT_REASON = "kept when compared; the words no longer read as disagreeing"
 REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pending": [seqs read before their vectors
@@ -405,8 +407,8 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
            pairs: int | None = None) -> Review:
     """What waits in ``scopes``: the kept contradicting pairs still both current whose older was not
     confirmed since the newer was stored (``strength.upheld``; the verdict the scan or ``remember``
-    kept is never judged again here), among the first ``pairs`` kept (None: all; else ``pairs_more``
-    when more are kept), with today's reason for the first
+    kept is never judged again here), among the first ``pairs`` kept of ``scopes`` (None: all; else
+    ``pairs_more`` when more are kept), with today's reason for the first
     ``reasons`` of them (None: all; a count needs none); current memories of
     ``strength.REVIEWED_KINDS`` that need review, weakest first, read oldest written first among
     those old enough to have decayed that far, ``DECAYED_READ`` a page until ``DECAYED_LISTED`` are
@@ -414,7 +416,8 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
     failing (see ``Review``)."""
     now = store.clock()
     with store.backend.read(tenant) as tx:
-        kept = tx.review_pairs(tenant, limit=None if pairs is None else pairs + 1)
+        # bounded: the first pairs of ``scopes`` (another scope's pairs would take the count's place)
+        kept = tx.review_pairs(tenant) if pairs is None else tx.review_pairs(tenant, limit=pairs + 1, scopes=scopes)
         pairs_more = pairs is not None and len(kept) > pairs
         kept = kept[:pairs]
         rows = {m.id: m for m in tx.memories(tenant, ids=sorted({i for p in kept for i in p})).values()}

@@ -24,11 +24,12 @@ CALLER = Caller(tenant="a", scope="proj")
 DAY_S = 86_400
 
 
-def pair(store: Store, clock, subject: str, old: str, new: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+def pair(store: Store, clock, subject: str, old: str, new: str,  # type: ignore[no-untyped-def]
+         scope: str = "proj") -> tuple[str, str]:
     """Two facts on ``subject`` whose values differ, the newer an hour later; their ids."""
-    first = store.remember(tenant="a", scope="proj", content=f"The {subject} listens on port {old}.", kind="fact")
+    first = store.remember(tenant="a", scope=scope, content=f"The {subject} listens on port {old}.", kind="fact")
     clock.advance(3600)
-    second = store.remember(tenant="a", scope="proj", content=f"The {subject} listens on port {new}.", kind="fact")
+    second = store.remember(tenant="a", scope=scope, content=f"The {subject} listens on port {new}.", kind="fact")
     return first.id, second.id
 
 
@@ -104,9 +105,10 @@ def test_a_confirmed_memory_leaves_the_decayed_count(store, clock):
 SUBJECTS = ("billing", "search", "ledger", "mailer", "gateway", "scheduler", "indexer")
 
 
-def kept_pairs(store: Store, clock, n: int) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    """``n`` contradicting pairs of facts kept for review (as ``remember`` keeps them), sorted."""
-    pairs = [pair(store, clock, f"{name} service", "8001", "8002") for name in SUBJECTS[:n]]
+def kept_pairs(store: Store, clock, n: int,  # type: ignore[no-untyped-def]
+               scope: str = "proj") -> list[tuple[str, str]]:
+    """``n`` contradicting pairs of facts of ``scope`` kept for review (as ``remember`` keeps them), sorted."""
+    pairs = [pair(store, clock, f"{name} service", "8001", "8002", scope) for name in SUBJECTS[:n]]
     if pairs:
         consolidation.note(store, "a", pairs)
     return sorted(pairs)
@@ -139,6 +141,29 @@ def test_the_boot_count_reads_at_most_pairs_counted_and_says_when_it_is_a_lower_
         assert "possibly outdated" not in lines[short[newer]]
 
 
+@pytest.mark.parametrize("kept", [0, 2, 5])
+def test_the_boot_count_reads_the_pairs_of_the_callers_scope_however_many_another_scope_holds(
+        store, clock, monkeypatch, kept):
+    """Pairs of another scope of the tenant, kept before the caller's (first in key order) and more
+    than the bound, take no place in the count: the boot is the one read without them (N2, verify63)."""
+    other = kept_pairs(store, clock, 6, scope="side")
+    store.remember(tenant="a", scope="proj", content="The office plant is watered on Fridays.", kind="fact")
+    pairs = kept_pairs(store, clock, kept)
+    monkeypatch.setattr(boot, "PAIRS_COUNTED", 3)
+    beside = boot_context(store, CALLER, 2_000)
+    with store.backend.write("a") as tx:  # the other scope's pairs no longer kept
+        tx.change_review_pairs("a", set(), set(other), consolidation.PAIRS_KEPT)
+    alone = boot_context(store, CALLER, 2_000)
+    assert header_count(beside) == {0: None, 2: "2 items wait", 5: "3+ items wait"}[kept]
+    assert beside == alone
+    short = store.short_ids(tenant="a", ids=[i for p in pairs for i in p])
+    lines = {line[3:].split("]")[0]: line for line in beside.splitlines() if line.startswith("- [")}
+    for older, newer in pairs:
+        assert lines[short[older]].endswith(f"— possibly outdated by {short[newer]}")
+        assert "possibly outdated" not in lines[short[newer]]
+    assert beside.count("possibly outdated") == kept
+
+
 def test_a_pair_no_longer_waiting_among_those_read_lowers_the_bound_not_the_marks(store, clock, monkeypatch):
     pairs = kept_pairs(store, clock, 5)
     store.supersede(tenant="a", id=pairs[0][1], content="The billing service moved to a queue.")  # read first
@@ -169,8 +194,8 @@ def test_the_boot_read_asks_for_no_more_pairs_or_rows_than_it_counts_and_shows(s
         def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
             return getattr(self.tx, name)
 
-        def review_pairs(self, tenant, older=None, limit=None):  # type: ignore[no-untyped-def]
-            found = self.tx.review_pairs(tenant, older=older, limit=limit)
+        def review_pairs(self, tenant, older=None, limit=None, scopes=None):  # type: ignore[no-untyped-def]
+            found = self.tx.review_pairs(tenant, older=older, limit=limit, scopes=scopes)
             asked.append(("pairs", limit if older is None else len(older), len(found)))
             return found
 

@@ -339,8 +339,14 @@ class PgReader:
                                 (tenant, key)).fetchone()
         return row[0] if row else None
 
-    def review_pairs(self, tenant: str, older: list[str] | None = None,
-                     limit: int | None = None) -> list[tuple[str, str]]:
+    def review_pairs(self, tenant: str, older: list[str] | None = None, limit: int | None = None,
+                     scopes: list[str] | None = None) -> list[tuple[str, str]]:
+        if older is None and scopes is not None:  # as on SQLite: a subquery, not a join (a merge join walked
+            # every memory of the tenant by id, up to the last pair read)
+            rows = self._all("SELECT older, newer FROM review_pairs p WHERE tenant = %(t)s AND (SELECT m.scope"
+                             " FROM memories m WHERE m.tenant = %(t)s AND m.id = p.older) = ANY(%(s)s)"
+                             " ORDER BY older, newer LIMIT %(n)s::bigint", {"t": tenant, "s": scopes, "n": limit})
+            return [(row[0], row[1]) for row in rows]
         rows = self._all("SELECT older, newer FROM review_pairs WHERE tenant = %s AND (%s::text[] IS NULL"
                          " OR older = ANY(%s)) ORDER BY older, newer LIMIT %s::bigint", (tenant, older, older, limit))
         return [(row[0], row[1]) for row in rows]

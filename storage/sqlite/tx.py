@@ -428,12 +428,18 @@ class SqliteTransaction:
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (f"{key}:{tenant}",)).fetchone()
         return row[0] if row else None  # (a file of one user: its settings table, "key:tenant")
 
-    def review_pairs(self, tenant: str, older: list[str] | None = None,
-                     limit: int | None = None) -> list[tuple[str, str]]:
+    def review_pairs(self, tenant: str, older: list[str] | None = None, limit: int | None = None,
+                     scopes: list[str] | None = None) -> list[tuple[str, str]]:
         bound = -1 if limit is None else limit  # (SQLite: a negative limit is none)
-        if older is None:
+        if older is None and scopes is None:
             rows = self.conn.execute("SELECT older, newer FROM review_pairs WHERE tenant = ? ORDER BY older, newer"
                                      " LIMIT ?", (tenant, bound))
+        elif older is None:  # in key order until the limit, each older's scope looked up by its id (a join
+            # may be planned from the memories of the scopes, or walk the tenant's: PostgreSQL's merge join)
+            rows = self.conn.execute("SELECT older, newer FROM review_pairs p WHERE tenant = ?1 AND (SELECT m.scope"
+                                     " FROM memories m WHERE m.tenant = ?1 AND m.id = p.older) IN (SELECT value FROM"
+                                     " json_each(?2)) ORDER BY older, newer LIMIT ?3",
+                                     (tenant, json.dumps(scopes), bound))
         else:  # by the primary key, one lookup per id
             rows = self.conn.execute("SELECT older, newer FROM review_pairs WHERE tenant = ? AND older IN"
                                      " (SELECT value FROM json_each(?)) ORDER BY older, newer LIMIT ?",
