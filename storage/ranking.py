@@ -16,6 +16,7 @@ from .contradiction import (about_another_value, asks_the_part_left, contradicts
                             names_subject, newer_in_meaning, only_older, stem, values)
 from .newer_hits import with_newer
 from .query import EPISODE_GAP_MS, STOP_WORDS
+from .limits import GLOBAL_SCOPE
 from .records import Memory
 from .siblings import sibling
 from .timewords import names_another, names_the_weekday
@@ -227,7 +228,7 @@ def _newer(memory: Memory, other: Memory) -> bool:
 
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             similarities: Callable[[int, list[int]], dict[int, float]], question: str = "",
-            kept: dict[int, tuple[int, Memory]] | None = None) -> dict[int, str]:
+            kept: dict[int, tuple[int, Memory]] | None = None, overriding: set[int] | None = None) -> dict[int, str]:
     """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
     when the question has one of ``NOW_WORDS``), the newest later current memory (or an earlier one
     telling the change it restates: ``contradiction.newer_in_meaning``) on the same
@@ -243,7 +244,9 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     memory of another scope (an override, as ``remember`` reads it). An older one none of these outdates is
     outdated, by the same question tests, by the newer of its pair ``kept`` holds (older seq: (newer seq, memory),
     a pair remember or consolidation kept for review, as boot reads it; its verdict is not judged again, and
-    a value the question names keeps the older only when they disagree on it). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
+    a value the question names keeps the older only when they disagree on it). A ``global`` memory none outdates
+    is overridden by another scope's that contradicts it (:func:`_override`: raised, unmarked, its seq added to
+    ``overriding``). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
     kept = kept or {}
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
     candidate = {m.id: seq for seq, m in c.rows.items()}
@@ -275,7 +278,30 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         if newer is not None:
             scores[newer] = max(scores[newer], scores[older] + 1e-6)
             outdated[older] = c.rows[newer].id
+        elif old.scope == GLOBAL_SCOPE and (over := _override(c, scores, older, others, cosines, question, asked)) \
+                and overriding is not None:
+            overriding.add(over)
     return outdated
+
+
+def _override(c: Candidates, scores: dict[int, float], older: int, others: list[int], cosines: dict[int, float],
+              question: str, asked: set[str]) -> int | None:
+    """Raise, in ``scores``, just above the ``global`` memory ``older`` the first of ``others`` of another scope
+    whose words contradict it (by :func:`outdate`'s tests, either observed first): a scope's memory overrides a
+    global one for that scope, both current and unmarked, the scope's first however little of the question it
+    holds (trial verify63 N4: "We retired Jenkins" in a project gave 0.00 below the global "Our CI runs on Jenkins",
+    sure). Returns the seq raised, None for none."""
+    old = c.rows[older]
+    for seq in others:
+        new = c.rows[seq]
+        if new.scope == GLOBAL_SCOPE or new.superseded_by is not None or not new.content:
+            continue
+        first, then = (old, new) if not _newer(old, new) else (new, old)
+        reason = contradicts(first.content or "", then.content or "", cosines.get(seq, -1.0), SAME_SUBJECT)
+        if reason is not None and _asked_of_both(question, asked, first, then, reason):
+            scores[seq] = max(scores[seq], scores[older] + 1e-6)
+            return seq
+    return None
 
 
 def _asked_of_both(question: str, asked: set[str], old: Memory, new: Memory, reason: str | None) -> bool:
@@ -467,7 +493,8 @@ def rank(
     prefer_newer(order, c, scores, same_subject)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     pairs = kept(order[:OUTDATED_TOP])
-    outdated = outdate(order, c, scores, similarities, question, pairs)
+    overriding: set[int] = set()  # raised over a global memory: kept as a hit however little it matches
+    outdated = outdate(order, c, scores, similarities, question, pairs, overriding)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     same_conversation(order, c, scores)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
@@ -483,7 +510,7 @@ def rank(
     for seq in order:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
         if (similarity is not None and similarity < floor and coverage < KEEP_COVERAGE and seq not in best_keyword
-                and not asked_for(c, c.rows[seq])):
+                and not asked_for(c, c.rows[seq]) and seq not in overriding):
             continue  # unrelated: little similarity and little of the question's words
         kept.append(seq)
     # Superseded memories are no rival answers, nor those a newer one here outdates (their newer would
@@ -509,6 +536,14 @@ def rank(
     beyond = max((earned[s] for s in rivals if s not in restated), default=0.0)
     similar = {name: max((c.similarity.get(s) or 0.0 for s in group), default=0.0)
                for name, group in (("rivals", rivals), ("others", others))}
+    # An outdated hit is no rival of its newer, but its place is still the answer's: a hit below it (other than
+    # a newer of one) is not first, and leads and differs in meaning from it (trial verify63 N1).
+    newers = {seq for seq, memory in c.rows.items() if memory.id in outdated.values()}
+    above: dict[int, int] = {}  # seq: the outdated hit of most earned ranked above it
+    for at, seq in enumerate(kept):
+        ahead = [s for s in kept[:at] if s in outdated]
+        if ahead and seq not in outdated and seq not in newers:
+            above[seq] = max(ahead, key=earned.__getitem__)
     hits: list[Scored] = []
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
@@ -525,6 +560,9 @@ def rank(
         if seq in restated and group == "rivals":
             first, lead = True, earned[seq] - beyond
         best_similarity = max(similar[group], similarity or 0.0) if seq in equal else similar[group]
+        if seq in above:
+            first, lead = False, min(lead, earned[seq] - earned[above[seq]])
+            best_similarity = max(best_similarity, c.similarity.get(above[seq]) or 0.0)
         gap = max(0.0, best_similarity - (similarity or 0.0))
         # A hit holding no word of the question's subject is not surer for covering its time.
         sure = confidence(c.untimed.get(seq, coverage), gap, first, lead)

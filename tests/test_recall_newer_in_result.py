@@ -160,7 +160,8 @@ def test_the_text_says_which_hit_a_returned_newer_is_for(real_store):
 
 UNRELATED = ["Maria prefers short PR descriptions", "Releases ship after the 10:00 standup",
              "The wiki lives in Confluence", "We use Sentry for error tracking", "The mobile app is called Pathfinder",
-             "The API runs in us-east-1"]
+             "The API runs in us-east-1", "The on-call rotation changes every Monday",
+             "The log retention period is 30 days"]
 FIRST = PAIRS + [("Our CI runs on Jenkins", "We retired Jenkins", "where does our CI run?"),
                  ("The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "who do we page with?")]
 
@@ -170,8 +171,8 @@ FIRST = PAIRS + [("Our CI runs on Jenkins", "We retired Jenkins", "where does ou
 def test_a_change_among_unrelated_memories_answers_first(real_store, older, newer, question, kept):
     """The newer of a pair takes the older's place, first, where the older would answer (verify62 N2: "what
     is the on-call tool?" gave "The mobile app is called Pathfinder" first and sure at 0.33, "where does our CI
-    run?" gave "The CI runners have 4 cores each" at 0.84, the pair below); found among the candidates, or
-    through the pair kept for review."""
+    run?" gave "The CI runners have 4 cores each" at 0.84, the pair below), and the memories below are less
+    sure than both; found among the candidates, or through the pair kept for review."""
     old, new = pair(real_store, older, newer)
     for content in FILLER + UNRELATED:
         real_store.remember(tenant="a", scope="proj", kind="fact", content=content, observed_at=MAY)
@@ -179,4 +180,31 @@ def test_a_change_among_unrelated_memories_answers_first(real_store, older, newe
         consolidate(real_store)
     hits = recall(real_store, question, limit=5)
     assert [m.id for m in hits][:2] == [new, old], [(m.content, m.confidence) for m in hits]
-    assert all(m.confidence <= hits[0].confidence + 1e-9 for m in hits[2:])
+    # and no unrelated memory is as sure as the pair (verify63 N1: 0.014 alone, 0.45 beside the pair)
+    assert all(m.confidence < min(hits[0].confidence, hits[1].confidence) for m in hits[2:]), \
+        [(m.content, m.confidence) for m in hits]
+
+
+OVERRIDES = [  # (global, the scope's, question): the scope's first, both unmarked (docs/how-recall-works.md)
+    ("Our CI runs on Jenkins", "We retired Jenkins", "where does our CI run?"),
+    ("The company VPN uses OpenVPN", "The company VPN moved to WireGuard", "which VPN do we use?"),
+    ("The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "what is the on-call tool?"),
+    ("Code reviews need two approvals", "Code reviews need one approval", "how many approvals do code reviews need?"),
+]  # (not yet: a scope's change outside the question's first ten candidates, as "We phased out Fluentd in favour of
+#   Vector" among 12 others for "how are logs shipped?": no pair is kept across scopes to name it)
+
+
+@pytest.mark.parametrize(("shared", "own", "question"), OVERRIDES)
+def test_a_scopes_change_of_a_global_memory_comes_first_in_that_scope(real_store, shared, own, question):
+    """A scope's memory contradicting a ``global`` one overrides it for that scope: first, both current and
+    unmarked, however little of the question the scope's holds (trial verify63 N4: "We retired Jenkins" in a
+    project came at 0.00 below the global "Our CI runs on Jenkins", sure); the other scope still reads the global."""
+    g = real_store.remember(tenant="a", scope="global", kind="fact", content=shared, observed_at=MAY).id
+    o = real_store.remember(tenant="a", scope="proj", kind="fact", content=own, observed_at=OCTOBER).id
+    for content in FILLER + UNRELATED:
+        real_store.remember(tenant="a", scope="proj", kind="fact", content=content, observed_at=MAY)
+    hits = recall(real_store, question, limit=5)
+    assert [m.id for m in hits][:2] == [o, g], [(m.content, m.confidence) for m in hits]
+    assert hits[0].possibly_outdated_by is None and hits[1].possibly_outdated_by is None
+    elsewhere = handlers.recall(real_store, handlers.Caller(tenant="a", scope="other"), query=question).memories
+    assert [m.id for m in elsewhere][:1] == [g]
