@@ -14,9 +14,9 @@ from itertools import islice
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, may_contradict,
                             names_subject, newer_in_meaning, only_older, stem, values)
+from .limits import GLOBAL_SCOPE
 from .newer_hits import with_newer
 from .query import EPISODE_GAP_MS, STOP_WORDS
-from .limits import GLOBAL_SCOPE
 from .records import Memory
 from .siblings import sibling
 from .timewords import names_another, names_the_weekday
@@ -540,10 +540,12 @@ def rank(
     # a newer of one) is not first, and leads and differs in meaning from it (trial verify63 N1).
     newers = {seq for seq, memory in c.rows.items() if memory.id in outdated.values()}
     above: dict[int, int] = {}  # seq: the outdated hit of most earned ranked above it
-    for at, seq in enumerate(kept):
-        ahead = [s for s in kept[:at] if s in outdated]
-        if ahead and seq not in outdated and seq not in newers:
-            above[seq] = max(ahead, key=earned.__getitem__)
+    ahead: int | None = None
+    for seq in kept:
+        if seq in outdated:
+            ahead = seq if ahead is None or earned[seq] > earned[ahead] else ahead
+        elif ahead is not None and seq not in newers:
+            above[seq] = ahead
     hits: list[Scored] = []
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
