@@ -60,7 +60,7 @@ _ADJECTIVE_END = re.compile(r"\w+(?:ed|ing|able|ible|ous|ful|less)")
 _PARTICIPLE = re.compile(r"(\w{3,}?)(\w?)ing")  # its verb: "miss", "hid(d)", "mak(e)"
 # Words a setting takes that are no password ("ALLOW_EMPTY_PASSWORD=yes", "the password is false"), and metasyntactic
 # placeholders ("password: foo").
-_SETTING = frozenset("true false yes no on off null nil foo bar baz qux foobar".split())
+_SETTING = frozenset("true false yes no on off null nil undef foo bar baz qux foobar".split())
 # What a text writes where a password goes (:func:`placeholder`). For every detector: a word in capitals saying what
 # goes there (PASSWORD, DB_PASS, YOUR_TOKEN, CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/
 # pwd/secret/token, or the name of the 1Password manager ("パスワードは1Passwordにあります": where it is kept); any
@@ -167,9 +167,11 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     """Whether ``value``, a word of Latin, Cyrillic or Greek letters (perhaps then digits; ``_WORD``; perhaps then a
     bracket opened against it, ``_BRACKETED``) found at ``at`` of ``text`` by a match starting at ``start``, is a
     password written as a plain word: right after a verb, ":" or a dash on its line (not after "to" unless it is a
-    language's verb, Polish "hasło to X": :func:`_to_verbed`; not after "=" or an arrow; when ``paired``, after a
-    user, anywhere on the line), ending its clause (``_CLAUSE_END``: whatever follows then) or a made-up word before
-    more words after English's verb or ":" (:func:`_made_up`, :func:`_english_before`), a word
+    language's verb, Polish "hasło to X": :func:`_to_verbed`, or after a change's verb, "was reset to X", or an arrow,
+    "Password -> X": :func:`_changed`, then no infinitive nor plural, :func:`_changed_to_prose`; not after "=";
+    when ``paired``, after a user, anywhere on the line), ending its clause (``_CLAUSE_END``: whatever follows then)
+    or a made-up word before more words after English's verb, ":", a change's "to" or an arrow (:func:`_made_up`,
+    :func:`_english_before`), a word
     of Cyrillic or Greek letters after a word for password of a language with ``predicate`` words
     (:func:`_predicated`), and no word saying something about a password (:func:`_says_something`). Reads at most
     256 characters before it."""
@@ -177,8 +179,9 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     if not _WORD.fullmatch(value):
         return False
     before = text[max(start, at - 256):at].lstrip("\r\n")  # (a match may open on the line break before its word)
+    changed = not paired and _changed(text, before, at, value)
     if not (_CLAUSE_END.match(text, at + len(value)) or _MORE_WORDS.match(text, at + len(value)) and _made_up(value)
-            and _english_before().search(before)):
+            and (changed or _english_before().search(before))):
         return False
     if not _LATIN.match(value) and not _predicated().search(before):
         return False
@@ -188,13 +191,57 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     tail = before.rstrip(" \t")
     if tail.endswith(("'s", "’s")) and _a_verb_follows(text, at + len(value)):
         return False  # "the password's expiry is 90 days": a possessive, the word its noun
-    # after a verb (a word, "'s"; not "to", as in "set to expire"), ":" or a dash (Russian's "пароль — X",
-    # "Passwort - X")
+    if "\n" in before:
+        return False
+    if changed:  # after a change's verb and "to" or an arrow: no infinitive ("set to expire") nor plural noun
+        return not _says_something(value.rstrip("0123456789")) and not _changed_to_prose(value)
+    # after a verb (a word, "'s"; "to" only as a language's verb, Polish "hasło to X", or after a change's verb),
+    # ":" or a dash (Russian's "пароль — X", "Passwort - X")
     to = tail.lower() == "to" or tail[-3:].lower() in (" to", "\tto")
-    if "\n" in before or to and not _to_verbed().search(before) or not (
+    if to and not _to_verbed().search(before) or not (
             paired or tail.endswith((":", "—", "–", " -", "\t-")) or tail[-1:].isalpha()):
         return False
     return not _says_something(value.rstrip("0123456789"))
+
+
+# A change's verb then "to" ending what stands before a value ("was changed to", "has been reset to", "is now set
+# to"; English's), or a change's verb, a determiner and up to 6 words (the word for password among them) then "to",
+# on one line ("we set the wifi password to X", "changed the password for the router to X"; not "send the reset
+# password to Bob": a participle before the word, no determiner).
+_CHANGE_VERBS = "set|changed|reset|updated|switched|rotated"
+_CHANGED_TO = re.compile(rf"(?i)(?<![\w'’-])(?:{_CHANGE_VERBS})[ \t]+to[ \t]+$")
+_CHANGED_OBJECT_TO = re.compile(
+    rf"(?i)(?<![\w'’-])(?:{_CHANGE_VERBS}|change|update|switch|rotate)[ \t]+(?:the|my|our|your|his|her|their|its|this"
+    r"|that)[ \t]+(?:[^\s,;:.!?()\[\]{}]+[ \t]+){1,6}?to[ \t]+$")
+# An arrow between spaces ("Password -> X", "password => X"; code writes "s->password->data" unspaced), or a
+# typographic one ("password → X"), ending what stands before a value.
+_ARROW = re.compile(r"[ \t](?:->|=>)[ \t]+$|[→⇒][ \t]*$")
+_ARROWS = re.compile(r"->|=>|[→⇒]")
+_CALLED = re.compile(r"[(\[]|\.\w")  # right after the value, a call or a member: code ("password => check(password)")
+
+
+def _changed(text: str, before: str, at: int, value: str) -> bool:
+    """Whether ``value`` at ``at`` of ``text`` stands after a change's verb and "to" (``_CHANGED_TO``,
+    ``_CHANGED_OBJECT_TO``) or after an arrow (``_ARROW``) that is the line's first (not a path, "Settings ->
+    Password -> Change") and is no call or member after it (``_CALLED``). Reads at most 256 characters before it."""
+    line = text[max(0, text.rfind("\n", max(0, at - 256), at) + 1, at - 256):at]
+    if _CHANGED_TO.search(before) or _CHANGED_OBJECT_TO.search(line):
+        return True
+    return bool(_ARROW.search(before)) and len(_ARROWS.findall(line)) == 1 and not _CALLED.match(text, at + len(value))
+
+
+def _changed_to_prose(value: str) -> bool:
+    """Whether ``value``, after a change's verb and "to" or an arrow, reads as prose: a word of the model's vocabulary
+    whose participle is one too, an infinitive ("set to expire", "updated to match", "Password -> Update"), or a
+    plural whose singular is a word of it or says something ("reset to defaults", "switched to passkeys", "Password
+    -> Settings"). A word so read passes ("changed to welcome"; docs/limits.md)."""
+    word, vocabulary = value.casefold(), model_words()
+    if word in vocabulary and any(form in vocabulary for form in (
+            word + "ed", word + "d", word[:-1] + "ied", word + word[-1:] + "ed")):
+        return True
+    plural = word.endswith("s") and len(word) > 3
+    singular = [word[:-1]] + ([word[:-2]] if word.endswith("es") else []) if plural else []
+    return any(form in vocabulary or _says_something(form) for form in singular)
 
 
 # A verb right after a word: an auxiliary or a modal, or a word of the model's vocabulary with a third person's "s"

@@ -92,7 +92,7 @@ STORED = [
     "the password is set.", "the password is weak.", "the password is gone.", "the password is mine.",
     "the password is new.", "the password is old.", "password: foo", "password: TBD", "the password is 2fa",
     "the password is working", "the password is amazing", "the password is missing", "the password is expiring",
-    "hasło to nowe.", "hasło to tajne", "hasło jest wymagane", "the password was set to rome.",
+    "hasło to nowe.", "hasło to tajne", "hasło jest wymagane", "the password was set to expire.",
     "password: ditto", "Password: TBA", "password: blah", "the password is cool.", "the password is free.",
     "the password is SSO.", "the password is USB.",
     "пароль: неверный", "пароль: обязателен", "Пароль — новый.", "пароль: изменён", "пароль: устарел",

@@ -2,7 +2,8 @@
 contraction ("The password's letmein") or an adverb between the verb and the value ("is now", "is currently"), a
 made-up word before more words ("letmein btw", "letmein after the reset"), a short word ending its clause ("is kiwi,
 don't share it"), a word with a note in brackets against it ("letmein(temporary)"), a word after a dash in another
-language ("Passwort - letmein"). Words about a password stay stored whatever follows them."""
+language ("Passwort - letmein"), a word after a change's verb and "to" or an arrow ("the admin password was reset
+to letmein", "Password -> quokka"; trial verify63 N5). Words about a password stay stored whatever follows them."""
 
 from __future__ import annotations
 
@@ -118,6 +119,76 @@ SECRETS = [("The password's letmein btw", "letmein"), ("The admin password is no
 @pytest.mark.parametrize("field", ["content", "tags", "source"])
 def test_the_store_refuses_it_naming_the_field_and_writes_nothing(one_store, field: str, text: str, word: str) -> None:
     tenant = f"f-{field}-{len(text)}-{word}"
+    value: str | list[str] = [text] if field == "tags" else text
+    with pytest.raises(InvalidInput) as refused:
+        one_store.remember(tenant=tenant, scope="s", **({"content": "Router notes"} | {field: value}))
+    assert refused.value.field == (f"{field}[0]" if field == "tags" else field) and word not in str(refused.value)
+    assert one_store.scope_counts(tenant=tenant) == {}
+
+
+# A change's verb and "to" (passive, "the password was reset to X", or its object, "we set the wifi password to X"), or
+# an arrow after the word for password (trial verify63 N5).
+CHANGED = ["the admin password was reset to {w}", "the password was updated to {w}", "the password is now set to {w}",
+           "the wifi password has been changed to {w}", "The admin password has been set to {w}",
+           "the admin password got changed to {w}", "the password was switched to {w}", "the password was rotated to {w}",
+           "the password's been switched to {w}", "password reset to {w}", "we set the wifi password to {w}",
+           "we changed the password for the router to {w}", "Password -> {w}", "password => {w}", "password → {w}",
+           "password ⇒ {w}"]
+CHANGED_TO = ["letmein", "bluebird", "pineapple", "quokka", "zorbaklint"]
+CHANGED_FOLLOWING = ["", ".", ", don't share it", " (temporary)", " yesterday", " by IT on Monday", " for the demo"]
+
+
+@pytest.mark.parametrize("following", CHANGED_FOLLOWING)
+@pytest.mark.parametrize("word", CHANGED_TO)
+@pytest.mark.parametrize("said", CHANGED)
+def test_a_plain_word_after_a_change_to_or_an_arrow_is_refused(said: str, word: str, following: str) -> None:
+    _refused_and_redacted(said.format(w=word) + following, word)
+
+
+# A word of the vocabulary ending its clause after them: a short one too ("kiwi", "hunter").
+@pytest.mark.parametrize("word", ["kiwi", "hunter", "tulip", "sunshine"])
+@pytest.mark.parametrize("said", CHANGED)
+def test_a_word_ending_its_clause_after_a_change_to_or_an_arrow_is_refused(said: str, word: str) -> None:
+    _refused_and_redacted(said.format(w=word) + ", don't share it", word)
+
+
+CHANGED_STORED = [
+    # what a password is changed or set to that is no password: a word about one, an infinitive, a plural noun
+    "the password was changed to something stronger", "the password was reset to its default",
+    "the password has been set to expire in 90 days", "the password was updated to the new policy",
+    "the password was changed to meet the new policy", "the password has been set to expire monthly",
+    "the password is set to expire", "the password was reset to default", "the password was reset to defaults",
+    "the password was changed to random", "the password was updated to match", "the password was changed to comply",
+    "the password was reset to factory", "the password was switched to passkeys", "the password was switched to SSO",
+    "the password was changed to Okta", "the password was set to blank", "the password was set to never expire",
+    "the password was changed to uppercase", "we set the password to expire", "reset the password to its default",
+    "change your password to something stronger", "please update the password to meet policy",
+    # "to" after a participle or to someone: no change to a value
+    "send the reset password to Bob", "I'll send the updated password to Alice.",
+    "the password to the safe is in the drawer",
+    # arrows: a heading's, a path's, code's
+    "password -> reset flow", "Password -> Settings", "Settings -> Password -> Change", "Password → Change",
+    "Password -> Update", "password => check(password)", ".map(password => hash(password))", "s->password->data;",
+    "password => undef,", "password -> null",
+]
+
+
+@pytest.mark.parametrize("text", CHANGED_STORED)
+def test_what_a_password_is_changed_to_that_is_no_password_is_stored(text: str) -> None:
+    assert find_secrets(text) == [[]] and redact(text) == (text, ()), text
+
+
+CHANGED_SECRETS = [("the admin password was reset to letmein", "letmein"),
+                   ("the password was updated to bluebird", "bluebird"),
+                   ("the wifi password has been changed to pineapple", "pineapple"), ("Password -> quokka", "quokka"),
+                   ("password → letmein", "letmein"), ("we set the wifi password to kiwi", "kiwi")]
+
+
+@pytest.mark.parametrize(("text", "word"), CHANGED_SECRETS)
+@pytest.mark.parametrize("field", ["content", "tags", "source"])
+def test_the_store_refuses_a_changed_password_naming_the_field_and_writes_nothing(one_store, field: str, text: str,
+                                                                                  word: str) -> None:
+    tenant = f"c-{field}-{len(text)}-{word}"
     value: str | list[str] = [text] if field == "tags" else text
     with pytest.raises(InvalidInput) as refused:
         one_store.remember(tenant=tenant, scope="s", **({"content": "Router notes"} | {field: value}))
