@@ -218,16 +218,26 @@ _CHANGED_OBJECT_TO = re.compile(
 _ARROW = re.compile(r"[ \t](?:->|=>)[ \t]+$|[→⇒][ \t]*$")
 _ARROWS = re.compile(r"->|=>|[→⇒]")
 _CALLED = re.compile(r"[(\[]|\.\w")  # right after the value, a call or a member: code ("password => check(password)")
+# Code around an ASCII arrow: a member's name before it ("Mode.PASSWORD -> LoginScreen", "Auth::PASSWORD =>"), a
+# name with a capital inside after it ("PASSWORD -> loginScreen").
+_MEMBER_ARROW = re.compile(r"(?:\.|::)[A-Za-z_]\w*[ \t]+(?:->|=>)[ \t]+$")
+_INNER_CAPITAL = re.compile(r"[A-Za-z][a-z0-9]*[A-Z]\w*")
 
 
 def _changed(text: str, before: str, at: int, value: str) -> bool:
     """Whether ``value`` at ``at`` of ``text`` stands after a change's verb and "to" (``_CHANGED_TO``,
     ``_CHANGED_OBJECT_TO``) or after an arrow (``_ARROW``) that is the line's first (not a path, "Settings ->
-    Password -> Change") and is no call or member after it (``_CALLED``). Reads at most 256 characters before it."""
+    Password -> Change"), with no call or member after it (``_CALLED``) nor, after an ASCII arrow, a member before
+    it or a name with a capital inside (``_MEMBER_ARROW``, ``_INNER_CAPITAL``). Reads at most 256 characters
+    before it."""
     line = text[max(0, text.rfind("\n", max(0, at - 256), at) + 1, at - 256):at]
     if _CHANGED_TO.search(before) or _CHANGED_OBJECT_TO.search(line):
         return True
-    return bool(_ARROW.search(before)) and len(_ARROWS.findall(line)) == 1 and not _CALLED.match(text, at + len(value))
+    arrow = _ARROW.search(before)
+    if arrow is None or len(_ARROWS.findall(line)) != 1 or _CALLED.match(text, at + len(value)):
+        return False
+    code = "-" in arrow.group(0) or "=" in arrow.group(0)  # (an ASCII arrow, as code writes one)
+    return not (code and (_MEMBER_ARROW.search(line) or _INNER_CAPITAL.fullmatch(value)))
 
 
 def _changed_to_prose(value: str) -> bool:

@@ -169,7 +169,8 @@ CHANGED_STORED = [
     # arrows: a heading's, a path's, code's
     "password -> reset flow", "Password -> Settings", "Settings -> Password -> Change", "Password → Change",
     "Password -> Update", "password => check(password)", ".map(password => hash(password))", "s->password->data;",
-    "password => undef,", "password -> null",
+    "password => undef,", "password -> null", "Mode.PASSWORD -> LoginScreen", "AuthType::PASSWORD => Login",
+    "PASSWORD -> loginScreen",
 ]
 
 
