@@ -233,3 +233,24 @@ def test_a_chain_of_ends_marks_each_older_by_the_end_after_it(real_store: Store)
     hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query="which CI do we use now?",
                                                                   scopes=["p"]).hits}
     assert list(hits)[0] == ids[2] and hits[ids[1]] == ids[2] and hits[ids[0]] == ids[1]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("texts", [
+    ["The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "We dropped Opsgenie for incident.io"],
+    ["The on-call tool is pagerduty", "We dropped pagerduty for opsgenie", "We dropped opsgenie for incident.io"],
+    ["The on-call tool is PagerDuty", "We replaced PagerDuty with Opsgenie", "We swapped Opsgenie for incident.io"],
+])
+def test_recall_returns_the_newest_end_of_a_chain_above_each_older_it_outdates(real_store: Store, texts):
+    """The newer returned for an outdated hit is itself marked and returned below its own newer (trial verify63 N6:
+    recall answered "We dropped PagerDuty for Opsgenie", unmarked, above "The on-call tool is PagerDuty")."""
+    ids, found = [], []
+    for text, day in zip(texts, ("2026-03-01", "2026-06-01", "2026-10-01"), strict=True):
+        result = real_store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
+        ids.append(result.id)
+        found.append([i for i, _ in result.contradicts])
+    assert found == [[], [ids[0]], [ids[1]]]
+    hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query="what is the on-call tool?",
+                                                                  scopes=["p"]).hits}
+    assert list(hits)[:3] == [ids[2], ids[1], ids[0]]
+    assert hits[ids[2]] is None and hits[ids[1]] == ids[2] and hits[ids[0]] == ids[1]
