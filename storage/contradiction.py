@@ -262,11 +262,43 @@ def _name_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) 
     if tokens[at][1]:
         return after in NAME_VERBS or after in PASSIVE
     contrast = before in ("not", "never", "than") or before == "of" and tokens[at - 2][0].lower() in _CONTRASTS
-    ending = verb in ENDING or verb in _ENDING_FOR or any(  # "We retired pip", "stopped using npm"
+    return before in _NAME_SLOT or _ended_slot(tokens, at) or (
+        contrast or before in ("to", "from") and _moving(tokens) or _replacing_slot(tokens, at)) and _closing(tokens, at)
+
+
+def _ended_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+    """Whether the word at ``at`` stands right after an ending verb and determiners ("We retired pip", "stopped
+    using npm", "We cancelled our npm subscription")."""
+    verb = next((tokens[k][0].lower() for k in range(at - 1, -1, -1) if tokens[k][0].lower() not in DETERMINERS), "")
+    return verb in ENDING or verb in _ENDING_FOR or any(
         tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p for p in ENDING_PHRASES)
-    return before in _NAME_SLOT or ending or (contrast or before in ("to", "from") and _moving(tokens)
-                                              or before in ("for", "with") and _ending_verb(tokens)) and (
-        tokens[at][3] or not after or after in STOP and after not in _OBJECTS)
+
+
+def _replacing_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+    """Whether the word at ``at`` stands after "for", "with", "by" or "in favour of" in a text with an ending
+    verb ("We ditched npm for yarn", "We replaced npm by yarn")."""
+    before = tokens[at - 1][0].lower() if at else ""
+    return (before in ("for", "with", "by") or before == "of" and at > 1
+            and tokens[at - 2][0].lower() in ("favour", "favor")) and _ending_verb(tokens)
+
+
+def _lower_name(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+    """Whether the lower-case word at ``at`` is read as a name where a change ends one or names what replaces
+    it (:func:`_ended_slot`, :func:`_replacing_slot`), ending its clause or before a stop word as a name there
+    does: "We dropped pagerduty for opsgenie", "We retired jenkins" read as their capitalised forms (trial
+    verify63 N6); no stop word, pronoun or determiner ("We ditched it for yarn")."""
+    raw = tokens[at][0]
+    return _LOWER_WORD.fullmatch(raw) is not None and raw not in STOP and raw not in _OBJECTS \
+        and (_ended_slot(tokens, at) or _replacing_slot(tokens, at)) and _closing(tokens, at)
+
+
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # "opsgenie", "pre-commit"
+
+
+def _closing(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+    """Whether the word at ``at`` ends its clause or stands before a stop word but an object ("to make sure")."""
+    after = tokens[at + 1][0].lower() if at + 1 < len(tokens) else ""
+    return tokens[at][3] or not after or after in STOP and after not in _OBJECTS
 
 
 # Words naming a group, a place or a product line: the word right before one names which ("the search
@@ -490,12 +522,27 @@ def inner_names(text: str) -> frozenset[str]:
         tokens[i][0].lower() for i in _names_at(tokens, frozenset())[0])
 
 
-def _read(text: str, known: frozenset[str] = frozenset()) -> _Read:
+@lru_cache(maxsize=1024)
+def lower_names(text: str) -> frozenset[str]:
+    """Lower-case words ``text`` reads as names where a change ends one or names what replaces it
+    (``_lower_name``): "pagerduty", "opsgenie" of "We dropped pagerduty for opsgenie"."""
+    tokens = _tokens(text)
+    return frozenset(tokens[i][0] for i in range(len(tokens)) if _lower_name(tokens, i))
+
+
+@lru_cache(maxsize=1024)
+def _lower_words(text: str) -> frozenset[str]:
+    """The words of ``text`` written in lower case (``_LOWER_WORD``)."""
+    return frozenset(t for t, _, _, _, _ in _tokens(text) if _LOWER_WORD.fullmatch(t))
+
+
+def _read(text: str, known: frozenset[str] = frozenset(), lower: frozenset[str] = frozenset()) -> _Read:
     """What the word test compares of one text (see the module doc); ``known``: words opening a
-    sentence that the other text writes as names (``_names_at``). Cached: recall compares the
+    sentence that the other text writes as names (``_names_at``); ``lower``: lower-case words it reads as
+    names (``lower_names``: "Our CI runs on jenkins" beside "We retired jenkins"). Cached: recall compares the
     same memories again and again (one entry with or without ``known`` given empty, or given words
-    that name nothing more in ``text``: ``_naming``)."""
-    return _reading(text, _naming(text, known) if known else known)
+    that name nothing more in ``text``: ``_naming``; ``lower`` kept only where ``text`` writes one)."""
+    return _reading(text, _naming(text, known) if known else known, lower & _lower_words(text) if lower else lower)
 
 
 @lru_cache(maxsize=4096)
@@ -507,7 +554,7 @@ def _naming(text: str, known: frozenset[str]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
-def _reading(text: str, known: frozenset[str]) -> _Read:
+def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = frozenset()) -> _Read:
     tokens = _tokens(text)
     named, particles = _names_at(tokens, known)
     blobs: set[int] = set()  # the tokens after a base64 run
@@ -543,7 +590,8 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
             found = None  # "one of", "the new one": no count
         if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
             found = None  # a unit: "420 GB"
-        if found is None and raw in LOWER_NAMES and _name_slot(tokens, i):
+        if found is None and (raw in LOWER_NAMES and _name_slot(tokens, i) or _lower_name(tokens, i)
+                              or raw in lower_named):
             found = "name", raw, None
         if found is None:
             slots.append(("word", lower, None))
@@ -579,7 +627,7 @@ def _reading(text: str, known: frozenset[str]) -> _Read:
     for i, (k, t, _) in enumerate(slots):
         if k != "word":
             beside = values.setdefault(k, {}).setdefault(t, set())
-            beside.update(a for a in (before[i], after[i]) if a)
+            beside.update(a for a in (before[i], after[i]) if a and a not in INTERJECTIONS)
     words = frozenset(a for a in anchor if a is not None) | frozenset(t for k, t, _ in slots if k != "word")
     lowered = [t for _, t, _ in slots]
     negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
@@ -949,6 +997,10 @@ def _same_host(a: str, b: str) -> bool:
     return long.startswith(short) and _DOMAIN_TAIL.fullmatch(long[len(short):]) is not None
 
 
+# Words answering or greeting, as stemmed: they name no value's slot ("ok a6" / "ok b1": trial verify63 N8).
+INTERJECTIONS = frozenset(stem(word) for word in "ok okay yes yeah yep yup thanks thx hi hello hey alright ack".split())
+
+
 def _changed_value(old: _Read, new: _Read) -> str | None:
     """"different <type>: <old> → <new>" for a value of one type replaced in the same slot."""
     for kind in sorted(old.values.keys() & new.values.keys()):
@@ -973,7 +1025,10 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
         shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
+        # a lone swap in two texts sharing a word or saying a change: "ok a6" / "ok b1" say nothing of one slot
+        # (trial verify63 N8); "We switched to Poetry" / "We switched to uv" do
         if shared or (kind in _SWAPPABLE and lone and len(gone) == 1 and len(came) == 1
+                      and bool(old.words & new.words - INTERJECTIONS or old.changes or new.changes)
                       and not _told_apart(old, gone[0], new, came[0])
                       and not _beside_apart(olds[gone[0]], new, news[came[0]], old)):
             return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
@@ -1080,7 +1135,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     if flipped is not None:
         return flipped, 1
     known = inner_names(older) | inner_names(newer)  # "Alice drinks tea." / "Since May Alice drinks coffee."
-    old, new = _read(older, openers(older) & known), _read(newer, openers(newer) & known)
+    lower = lower_names(older) | lower_names(newer)  # "Our CI runs on jenkins" / "We retired jenkins"
+    old, new = (_read(text, openers(text) & known, lower) for text in (older, newer))
     keys_old, keys_new = {t.key for t in old.sequence}, {t.key for t in new.sequence}
     found = _agreeing_not(old, new)
     if found is not None and _numbered_apart(old, new, _words(older), _words(newer)):
@@ -1092,7 +1148,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     changes = [w for w in changes if w not in _ENDED] if new.ended else changes
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
-    changed = changing and bool(added) and not new.addition and not _announced(old, new)
+    # change words alone tell a change of the older's subject only where the newer's subject is it, not a
+    # thing it names ("the password policy is now strict" beside "the password is kept in the safe")
+    changed = changing and bool(added) and not new.addition and not _announced(old, new) \
+        and _shares_subject(old, new, head=True)
     if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)
@@ -1139,14 +1198,15 @@ def _refilled(older: str, newer: str, old: _Read, new: _Read,
               swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
     """Whether two brief texts say the same frame with one slot refilled by another name or identifier
     ("Our CI runs on Jenkins" / "... on GitHub Actions", "We use Poetry for packaging" / "... uv ...", "Rosa
-    heads the platform group" / "Karim heads ..."), ``swap`` being their one difference, in a frame naming the
-    slot (:func:`_slot_named`) or beside a change word both say: as strong evidence as a
+    heads the platform group" / "Karim heads ..."), ``swap`` being their one difference, in a frame (no interjection:
+    "ok a6" / "ok b1") naming the slot (:func:`_slot_named`) or beside a change word both say: as strong evidence as a
     change verb (2: ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart
     (new-user trial of issue 27 §2: cosine 0.36-0.42). Not where the swap stands as a subject, is
     what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
     tokens = swap[0] + swap[1]
     keys = {t.key for t in new.sequence}  # the frame: a content word of the swap's clause in both ("use"), or
-    framed = any(t.clause == swap[0][0].clause and t not in swap[0] and t.key in keys for t in old.sequence) \
+    framed = any(t.clause == swap[0][0].clause and t not in swap[0] and t.key in keys and t.key not in INTERJECTIONS
+                 for t in old.sequence) \
         or not set(old.changes).isdisjoint(new.changes)  # a change word ("We switched to Poetry")
     named = [all(t.kind in ("name", "ident") for t in side) for side in swap]  # a name, or one word for it
     return framed and brief(older) and brief(newer) and not (old.addition or new.addition) and any(named) \
@@ -1219,7 +1279,7 @@ _WHEN = frozenset({"autumn", "summer", "winter", "week", "month", "year", "quart
                    "morn", "even", "weekend", "season", "semester", *DAYS})
 
 
-def _shares_subject(old: _Read, new: _Read) -> bool:
+def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     """Whether the newer text's change words can act on the older: half the words of the subject of a
     clause holding them (``_Token.subject``: "The API now uses gRPC", "Zoë's swimming group now
     meets") are among the older's words (not "The API rate limit is now 250" beside "The SLO for the
@@ -1243,7 +1303,7 @@ def _shares_subject(old: _Read, new: _Read) -> bool:
         return True
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
     return any(2 * len(subject & had) > len(subject) for subject in told.values()) or \
-        any(_in_order(subject, new.sequence) for subject in was.values()) or _replaces(old, new)
+        any(_in_order(subject, new.sequence, head) for subject in was.values()) or _replaces(old, new)
 
 
 def _replaces(old: _Read, new: _Read) -> bool:
@@ -1274,11 +1334,17 @@ def _changes_subject(old: _Read, new: _Read) -> bool:
         and slot <= stems and not new.targets <= names
 
 
-def _in_order(subject: set[str], sequence: tuple[_Token, ...]) -> bool:
+def _in_order(subject: set[str], sequence: tuple[_Token, ...], head: bool = False) -> bool:
     """Whether the words of ``subject`` stand together in ``sequence`` ("the analytics replica", not
-    "the analytics role ... on the ledger replica": trial 48)."""
+    "the analytics role ... on the ledger replica": trial 48); with ``head``, as the head of what they name
+    there: no common word of a subject follows them in their clause ("the password", not "the password
+    policy", which names a policy: trial verify63 N8)."""
     keys = [t.key if t.subject or t.kind == "word" else "" for t in sequence]  # a value standing elsewhere: none
-    return any(set(keys[i:i + len(subject)]) == subject for i in range(len(keys) - len(subject) + 1))
+    size = len(subject)
+    return any(set(keys[i:i + size]) == subject and not (
+        head and i + size < len(sequence) and sequence[i + size].subject and sequence[i + size].kind == "word"
+        and sequence[i + size - 1].subject
+        and sequence[i + size].clause == sequence[i + size - 1].clause) for i in range(len(keys) - size + 1))
 
 
 # Words that put two things in an order or a choice: "tabs over spaces", "pnpm instead of npm", "staging
@@ -1400,8 +1466,10 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     # Or the newer ends a name the older holds and does not deny: "We ditched CircleCI for Buildkite" after "We
     # ditched Jenkins for CircleCI" (trial verify62 N4).
     outright = [bool(read.negated - read.contrasted) for read in (old, new)]
-    if (bool(old.negated) != bool(new.negated) or outright[0] != outright[1] or _ends_held(old, new)) \
-            and not _named_apart(old, new):
+    # An end of a name the older holds shares that name, even one written as an identifier ("socket.io").
+    ends = _ends_held(old, new)
+    if (bool(old.negated) != bool(new.negated) or outright[0] != outright[1] or ends) \
+            and (ends or not _named_apart(old, new)):
         for negated, plain in ((new, old), (old, new)):
             hit = sorted(negated.negated & (plain.words - plain.negated))
             if hit and not _object_denied(negated, plain, hit):

@@ -15,33 +15,41 @@ if TYPE_CHECKING:
 
 
 def with_newer(hits: list[Scored], c: Candidates, kept: dict[int, tuple[int, Memory]],
-               admitted: Callable[[Memory], bool], signals: Callable[[int], dict[str, object]]) -> list[Scored]:
+               admitted: Callable[[Memory], bool], signals: Callable[[int], dict[str, object]],
+               outdated: dict[int, str] | None = None) -> list[Scored]:
     """``hits`` (best first) with, just above each hit ``outdated_by`` a memory that is no hit, that
     memory: a candidate left out as unrelated to the question, or the newer of a kept pair (``kept``:
     older seq: (newer seq, newer memory)) that passes the recall's filters (``admitted``; one they
     exclude is not fetched, the mark stays). It is returned for that hit, not for its own match:
     ``newer_of`` names the hit, its confidence and score are the hit's, its signals its own
-    (``signals(seq)``: the keyword and vector fields of ``Scored``; none for a memory no search found)."""
+    (``signals(seq)``: the keyword and vector fields of ``Scored``; none for a memory no search found). A memory
+    returned so that is itself outdated (``outdated``: {older seq: newer id}, as ``ranking.outdate`` judged it)
+    is marked so, its newer returned above it in turn: "We dropped Opsgenie for incident.io" above "We dropped
+    PagerDuty for Opsgenie" above "The on-call tool is PagerDuty" (trial verify63 N6)."""
+    outdated = outdated or {}
     shown = {hit.memory.id for hit in hits}
     candidate = {memory.id: seq for seq, memory in c.rows.items()}
     pairs = {memory.id: (seq, memory) for seq, memory in kept.values()}
     out: list[Scored] = []
     for hit in hits:
-        new = hit.outdated_by
-        if new is not None and new not in shown:
+        chain: list[Scored] = []  # the newer, its newer ..., oldest first
+        older, new = hit, hit.outdated_by
+        while new is not None and new not in shown:
             if new in candidate:
                 seq, memory = candidate[new], c.rows[candidate[new]]
                 own = signals(seq)
             elif new in pairs and admitted(pairs[new][1]):
                 (seq, memory), own = pairs[new], {}
             else:
-                seq = None
-            if seq is not None:
-                fields = {"keyword_rank": None, "keyword_score": None, "vector_rank": None, "similarity": None,
-                          "coverage": 0.0, **own}
-                out.append(replace(hit, seq=seq, memory=memory, through=None, outdated_by=None,
-                                   newer_of=hit.memory.id, **fields))  # type: ignore[arg-type]
-                shown.add(new)
+                break
+            fields = {"keyword_rank": None, "keyword_score": None, "vector_rank": None, "similarity": None,
+                      "coverage": 0.0, **own}
+            older = replace(hit, seq=seq, memory=memory, through=None, outdated_by=outdated.get(seq),
+                            newer_of=older.memory.id, **fields)  # type: ignore[arg-type]
+            chain.append(older)
+            shown.add(new)
+            new = older.outdated_by
+        out.extend(reversed(chain))
         out.append(hit)
     return out
 
@@ -58,8 +66,12 @@ def window(hits: list[Scored], size: int) -> list[Scored]:
             break
         if hit.memory.id in ids:
             continue  # a newer moved above the hit it outdates
+        newers: list[Scored] = []  # its newer, that one's newer ... (``with_newer``), newest last
         newer = by_id.get(hit.outdated_by) if hit.outdated_by is not None else None
-        for shown in ([newer] if newer is not None and newer.memory.id not in ids else []) + [hit]:
+        while newer is not None and newer.memory.id not in ids and newer not in newers:
+            newers.append(newer)
+            newer = by_id.get(newer.outdated_by) if newer.newer_of is not None and newer.outdated_by else None
+        for shown in list(reversed(newers)) + [hit]:
             out.append(shown)
             ids.add(shown.memory.id)
     if len(out) > size:  # one over at most: the last hit came in with its newer

@@ -585,7 +585,7 @@ def rank(
                 "coverage": c.coverage.get(seq, 0.0)}
 
     ranked = the_time_first(c, hits) if c.when is not None else hits
-    return Ranking(best_first(with_newer(ranked, c, pairs, admitted, signals) if outdated else ranked), not hits)
+    return Ranking(best_first(with_newer(ranked, c, pairs, admitted, signals, outdated) if outdated else ranked), not hits)
 
 
 def capped(sure: float, c: Candidates, seq: int, asked: str) -> float:

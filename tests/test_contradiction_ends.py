@@ -121,6 +121,46 @@ def test_an_end_of_the_name_an_older_end_went_to_contradicts_it(old, new):
     assert contradicts(old, new, CHANGED_SUBJECT, SAME_SUBJECT) is not None
 
 
+# Names in lower case, dotted, hyphenated or of several words (trial verify63 N6: "We dropped Opsgenie for incident.io"
+# after "We dropped PagerDuty for Opsgenie"); verbs ending the name with what replaces it.
+WRITTEN = [("pagerduty", "opsgenie", "incident.io"), ("jenkins", "circleci", "buildkite"), ("heroku", "fly.io", "render"),
+           ("Heroku", "Render", "Fly.io"), ("ws", "socket.io", "Pusher"), ("pre-commit", "lint-staged", "lefthook"),
+           ("date-fns", "moment.js", "Day.js"), ("k8s", "nomad", "ECS"), ("Netlify", "Vercel", "Cloudflare Pages"),
+           ("Google Cloud Build", "AWS CodeBuild", "Azure Pipelines")]
+REPLACED = ["We dropped {x} for {y}", "We ditched {x} for {y}", "We dumped {x} for {y}", "We left {x} for {y}",
+            "We replaced {x} with {y}", "We replaced {x} by {y}", "We swapped {x} for {y}", "We swapped {x} out for {y}",
+            "We swapped {x} with {y}", "We dropped {x} in favour of {y}"]
+
+
+@pytest.mark.parametrize(("old", "new"), [(fill(o, x, y), fill(n, y, z)) for x, y, z in WRITTEN
+                                          for o in REPLACED for n in REPLACED])
+def test_an_end_of_the_name_an_older_end_went_to_contradicts_it_however_the_names_are_written(old, new):
+    assert contradicts(old, new, CHANGED_SUBJECT, SAME_SUBJECT) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), [(fill(o, x, y), fill(n, x, y)) for x, y, _ in WRITTEN
+                                          for o in ("The on-call tool is {x}", "Our CI runs on {x}", "We use {x}")
+                                          for n in REPLACED + ["We retired {x}", "We stopped using {x}"]])
+def test_an_end_of_a_name_written_in_lower_case_contradicts_the_older_holding_it(old, new):
+    assert contradicts(old, new, CHANGED_SUBJECT, SAME_SUBJECT) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), [(fill(o, x, y), fill(n, x, y)) for x, y, _ in WRITTEN for o, n in [
+    ("Our CI runs on {x}", "We ditched {y} for {x}"),
+    ("Our CI runs on {x}", "We retired {y}"),
+    ("Our CI runs on {x}", "We left {x} for the weekend"),
+    ("Our CI runs on {x}", "We dropped {x} for two weeks"),
+    ("Our CI runs on {x}", "We retired {x} in staging"),
+    ("We use {x}", "We also use {y}"),
+    ("We ditched {x} for {y}", "We also use {y} in staging"),
+    ("We ditched {x} for {y}", "We retired {x}"),
+    ("Our CI runs on {x}", "We ditched it for {y}"),
+    ("Our CI runs on {x}", "We dropped support for {y}"),
+]])
+def test_an_end_of_another_name_or_slot_written_in_lower_case_contradicts_nothing(old, new):
+    assert disagreement(old, new) is None
+
+
 @pytest.mark.parametrize(("old", "new", "gate"), [
     ("Our CI runs on Jenkins", "CircleCI runs our CI now", STRONG_SUBJECT),  # a name opening before "runs"
     ("Our builds run on Jenkins", "GitLab CI runs our builds now", STRONG_SUBJECT),
@@ -193,3 +233,24 @@ def test_a_chain_of_ends_marks_each_older_by_the_end_after_it(real_store: Store)
     hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query="which CI do we use now?",
                                                                   scopes=["p"]).hits}
     assert list(hits)[0] == ids[2] and hits[ids[1]] == ids[2] and hits[ids[0]] == ids[1]
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("texts", [
+    ["The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "We dropped Opsgenie for incident.io"],
+    ["The on-call tool is pagerduty", "We dropped pagerduty for opsgenie", "We dropped opsgenie for incident.io"],
+    ["The on-call tool is PagerDuty", "We replaced PagerDuty with Opsgenie", "We swapped Opsgenie for incident.io"],
+])
+def test_recall_returns_the_newest_end_of_a_chain_above_each_older_it_outdates(real_store: Store, texts):
+    """The newer returned for an outdated hit is itself marked and returned below its own newer (trial verify63 N6:
+    recall answered "We dropped PagerDuty for Opsgenie", unmarked, above "The on-call tool is PagerDuty")."""
+    ids, found = [], []
+    for text, day in zip(texts, ("2026-03-01", "2026-06-01", "2026-10-01"), strict=True):
+        result = real_store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
+        ids.append(result.id)
+        found.append([i for i, _ in result.contradicts])
+    assert found == [[], [ids[0]], [ids[1]]]
+    hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query="what is the on-call tool?",
+                                                                  scopes=["p"]).hits}
+    assert list(hits)[:3] == [ids[2], ids[1], ids[0]]
+    assert hits[ids[2]] is None and hits[ids[1]] == ids[2] and hits[ids[0]] == ids[1]

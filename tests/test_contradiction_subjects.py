@@ -189,3 +189,37 @@ def test_a_region_right_after_the_first_word_names_a_subject(old, new):
 ])
 def test_a_region_as_a_value_or_one_region_changed_is_still_a_change(old, new):
     assert disagreement(old, new) is not None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("ok a6", "ok b1"),  # trial verify63 N8
+    ("ok a1", "ok b2"),
+    ("okay 1", "okay 2"),
+    ("thanks a1", "thanks b2"),
+    ("yes 3", "yes 4"),
+    ("hey x1", "hey y2"),
+    ("the password is kept in the safe", "the password policy is now strict"),  # trial verify63 N8
+    ("The server is in rack 4", "The server room is now locked"),
+    ("The API is slow", "The API gateway is now faster"),
+    ("The invoice is paid", "The invoice template has now changed"),
+])
+def test_texts_sharing_only_an_interjection_or_a_word_naming_another_thing_contradict_nothing(older, newer):
+    """A value swapped beside nothing but "ok", or change words on "the password policy" beside "the password":
+    no subject both hold (trial verify63 N8)."""
+    assert disagreement(older, newer) is None
+    assert disagreement(newer, older) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("We switched to Poetry", "We switched to uv"),
+    ("Port 8080", "Port 9090"),
+    ("Room a6", "Room b1"),
+    ("Backups are kept for 30 days", "Backup retention is now 90 days"),
+    ("the password is kept in the safe", "the password is now managed by Okta"),
+    ("The build is green", "The build is now red"),
+    ("Meet at 10:30", "Meet at 11:00"),
+    ("Ana is the CTO.", "Bruno took over as CTO from Ana."),
+    ("The office is in Lisbon", "The office is now in Porto"),
+])
+def test_a_value_or_change_on_a_subject_both_hold_still_contradicts(older, newer):
+    assert disagreement(older, newer) is not None
