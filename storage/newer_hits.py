@@ -74,7 +74,8 @@ def window(hits: list[Scored], size: int) -> list[Scored]:
         for shown in list(reversed(newers)) + [hit]:
             out.append(shown)
             ids.add(shown.memory.id)
-    if len(out) > size:  # one over at most: the last hit came in with its newer
+    while len(out) > size:  # the last hit came in with its newers (a chain: more than one)
+        ids = {hit.memory.id for hit in out}
         paired = {hit.memory.id for hit in out if hit.outdated_by in ids} \
             | {hit.outdated_by for hit in out if hit.outdated_by in ids}
         unpaired = [at for at, hit in enumerate(out) if hit.memory.id not in paired]

@@ -254,3 +254,18 @@ def test_recall_returns_the_newest_end_of_a_chain_above_each_older_it_outdates(r
                                                                   scopes=["p"]).hits}
     assert list(hits)[:3] == [ids[2], ids[1], ids[0]]
     assert hits[ids[2]] is None and hits[ids[1]] == ids[2] and hits[ids[0]] == ids[1]
+
+
+@pytest.mark.contract
+def test_the_limit_holds_when_an_outdated_hit_brings_in_a_chain(real_store: Store):
+    """A hit whose newers come in as a chain (``newer_hits.window``) takes more than one place over the limit:
+    the limit still holds at every size."""
+    texts = ["The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "We dropped Opsgenie for incident.io"]
+    for text, day in zip(texts, ("2026-03-01", "2026-06-01", "2026-10-01"), strict=True):
+        real_store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
+    for text in ("The mobile app is called Pathfinder", "The CI runners have 4 cores each", "Backups run nightly"):
+        real_store.remember(tenant="t", scope="p", content=text, observed_at="2026-03-01T10:00:00Z")
+    whole = real_store.recall(tenant="t", query="what is the on-call tool?", scopes=["p"]).hits
+    for limit in range(1, len(whole) + 2):
+        hits = real_store.recall(tenant="t", query="what is the on-call tool?", scopes=["p"], limit=limit).hits
+        assert len(hits) == min(limit, len(whole)), (limit, [h.memory.content for h in hits])
