@@ -219,17 +219,23 @@ def test_remember_and_recall_leave_an_end_of_another_slot_alone(real_store: Stor
     assert hits.get(older) is None and hits.get(newer.id) is None
 
 
+def _chain(store: Store, texts: list[str]) -> list[str]:
+    """Remember ``texts`` in order, months apart; each contradicts the one before it only. Their ids."""
+    ids, found = [], []
+    for text, day in zip(texts, ("2026-03-01", "2026-06-01", "2026-10-01"), strict=True):
+        result = store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
+        ids.append(result.id)
+        found.append([i for i, _ in result.contradicts])
+    assert found == [[], [ids[0]], [ids[1]]]
+    return ids
+
+
 @pytest.mark.contract
 def test_a_chain_of_ends_marks_each_older_by_the_end_after_it(real_store: Store):
     """"Our CI runs on Jenkins" → "We ditched Jenkins for CircleCI" → "We ditched CircleCI for Buildkite": the third
     contradicts the second, not the first, and recall puts it first (trial verify62 N4)."""
     texts = ["Our CI runs on Jenkins", "We ditched Jenkins for CircleCI", "We ditched CircleCI for Buildkite"]
-    ids, found = [], []
-    for text, day in zip(texts, ("2026-03-01", "2026-06-01", "2026-10-01"), strict=True):
-        result = real_store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
-        ids.append(result.id)
-        found.append([i for i, _ in result.contradicts])
-    assert found == [[], [ids[0]], [ids[1]]]
+    ids = _chain(real_store, texts)
     hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query="which CI do we use now?",
                                                                   scopes=["p"]).hits}
     assert list(hits)[0] == ids[2] and hits[ids[1]] == ids[2] and hits[ids[0]] == ids[1]
@@ -244,12 +250,7 @@ def test_a_chain_of_ends_marks_each_older_by_the_end_after_it(real_store: Store)
 def test_recall_returns_the_newest_end_of_a_chain_above_each_older_it_outdates(real_store: Store, texts):
     """The newer returned for an outdated hit is itself marked and returned below its own newer (trial verify63 N6:
     recall answered "We dropped PagerDuty for Opsgenie", unmarked, above "The on-call tool is PagerDuty")."""
-    ids, found = [], []
-    for text, day in zip(texts, ("2026-03-01", "2026-06-01", "2026-10-01"), strict=True):
-        result = real_store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
-        ids.append(result.id)
-        found.append([i for i, _ in result.contradicts])
-    assert found == [[], [ids[0]], [ids[1]]]
+    ids = _chain(real_store, texts)
     hits = {h.memory.id: h.outdated_by for h in real_store.recall(tenant="t", query="what is the on-call tool?",
                                                                   scopes=["p"]).hits}
     assert list(hits)[:3] == [ids[2], ids[1], ids[0]]
@@ -260,9 +261,8 @@ def test_recall_returns_the_newest_end_of_a_chain_above_each_older_it_outdates(r
 def test_the_limit_holds_when_an_outdated_hit_brings_in_a_chain(real_store: Store):
     """A hit whose newers come in as a chain (``newer_hits.window``) takes more than one place over the limit:
     the limit still holds at every size."""
-    texts = ["The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "We dropped Opsgenie for incident.io"]
-    for text, day in zip(texts, ("2026-03-01", "2026-06-01", "2026-10-01"), strict=True):
-        real_store.remember(tenant="t", scope="p", content=text, observed_at=f"{day}T10:00:00Z")
+    _chain(real_store, ["The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie",
+                        "We dropped Opsgenie for incident.io"])
     for text in ("The mobile app is called Pathfinder", "The CI runners have 4 cores each", "Backups run nightly"):
         real_store.remember(tenant="t", scope="p", content=text, observed_at="2026-03-01T10:00:00Z")
     whole = real_store.recall(tenant="t", query="what is the on-call tool?", scopes=["p"]).hits

@@ -113,9 +113,13 @@ SECRETS = [("The password's letmein btw", "letmein"), ("The admin password is no
            ("the wifi password is kiwi, don't share it", "kiwi"), ("the jenkins password is tulip which nobody changed",
                                                                    "tulip"),
            ("the password is letmein(temporary)", "letmein"), ("Passwort - sonnenblume", "sonnenblume")]
+CHANGED_SECRETS = [("the admin password was reset to letmein", "letmein"),
+                   ("the password was updated to bluebird", "bluebird"),
+                   ("the wifi password has been changed to pineapple", "pineapple"), ("Password -> quokka", "quokka"),
+                   ("password → letmein", "letmein"), ("we set the wifi password to kiwi", "kiwi")]
 
 
-@pytest.mark.parametrize(("text", "word"), SECRETS)
+@pytest.mark.parametrize(("text", "word"), SECRETS + CHANGED_SECRETS)
 @pytest.mark.parametrize("field", ["content", "tags", "source"])
 def test_the_store_refuses_it_naming_the_field_and_writes_nothing(one_store, field: str, text: str, word: str) -> None:
     tenant = f"f-{field}-{len(text)}-{word}"
@@ -178,20 +182,3 @@ CHANGED_STORED = [
 def test_what_a_password_is_changed_to_that_is_no_password_is_stored(text: str) -> None:
     assert find_secrets(text) == [[]] and redact(text) == (text, ()), text
 
-
-CHANGED_SECRETS = [("the admin password was reset to letmein", "letmein"),
-                   ("the password was updated to bluebird", "bluebird"),
-                   ("the wifi password has been changed to pineapple", "pineapple"), ("Password -> quokka", "quokka"),
-                   ("password → letmein", "letmein"), ("we set the wifi password to kiwi", "kiwi")]
-
-
-@pytest.mark.parametrize(("text", "word"), CHANGED_SECRETS)
-@pytest.mark.parametrize("field", ["content", "tags", "source"])
-def test_the_store_refuses_a_changed_password_naming_the_field_and_writes_nothing(one_store, field: str, text: str,
-                                                                                  word: str) -> None:
-    tenant = f"c-{field}-{len(text)}-{word}"
-    value: str | list[str] = [text] if field == "tags" else text
-    with pytest.raises(InvalidInput) as refused:
-        one_store.remember(tenant=tenant, scope="s", **({"content": "Router notes"} | {field: value}))
-    assert refused.value.field == (f"{field}[0]" if field == "tags" else field) and word not in str(refused.value)
-    assert one_store.scope_counts(tenant=tenant) == {}
