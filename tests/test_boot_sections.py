@@ -164,7 +164,8 @@ def test_several_sections_of_long_memories_each_show_an_excerpt_beside_many_shor
     assert list(shown) == [s.title for s in SECTIONS], boot
     for kind in long_kinds:
         title = next(s.title for s in SECTIONS if kind in s.kinds)
-        assert any(f'"The {kind} for failover: ' in line and "— an excerpt, " in line for line in shown[title]), boot
+        # the excerpt's length varies by a few characters with the ids' tokens: at 400 tokens it may end at the colon
+        assert any(f'"The {kind} for failover:' in line and "— an excerpt, " in line for line in shown[title]), boot
 
 
 @pytest.mark.parametrize("budget", range(200, 441, 20))
