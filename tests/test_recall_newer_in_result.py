@@ -208,3 +208,41 @@ def test_a_scopes_change_of_a_global_memory_comes_first_in_that_scope(real_store
     assert hits[0].possibly_outdated_by is None and hits[1].possibly_outdated_by is None
     elsewhere = handlers.recall(real_store, handlers.Caller(tenant="a", scope="other"), query=question).memories
     assert [m.id for m in elsewhere][:1] == [g]
+
+
+CHAINS = [  # (versions, oldest first; question): each step contradicts the one before it
+    (["The feature flag service is LaunchDarkly", "We replaced LaunchDarkly with Unleash",
+      "We replaced Unleash with Flagsmith", "We replaced Flagsmith with GrowthBook"], "which feature flag service do we use?"),
+    (["Secrets are kept in Vault", "We moved secrets from Vault to AWS Secrets Manager",
+      "We moved secrets from AWS Secrets Manager to Doppler"], "which secrets manager do we use?"),
+    (["The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "We dropped Opsgenie for incident.io",
+      "We dropped incident.io for Rootly"], "what is the on-call tool?"),
+]
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["remembered", "consolidated"])
+@pytest.mark.parametrize("asked", range(len(CHAINS)))
+def test_a_chain_among_other_pairs_and_memories_answers_its_newest_each_step_marked(real_store, clock, asked, kept):
+    """Trial verify64 N1: with other pairs and memories in the scope, the question's candidates hold the chain's
+    first steps only; recall answered a middle step, first and unmarked. The chain is followed through the pairs
+    kept for review: the newest first, each older step marked by a later one, within the limit."""
+    real_store.upkeep.schedule_consolidation(24, 500)  # as a server's store: remember keeps the pairs it finds
+    ids: list[list[str]] = []
+    months = iter(f"2025-{m:02d}-01T10:00:00Z" for m in range(1, 13))
+    for versions, _ in CHAINS:
+        ids.append([])
+        for text in versions:
+            clock.advance(60)  # stored a minute apart: an older stored with its newer would count as upheld
+            ids[-1].append(real_store.remember(tenant="a", scope="proj", kind="fact", content=text,
+                                               observed_at=next(months)).id)
+    for content in FILLER + UNRELATED:
+        real_store.remember(tenant="a", scope="proj", kind="fact", content=content, observed_at=MAY)
+    if kept:
+        consolidate(real_store)
+    chain = ids[asked]
+    for limit in (len(chain), 10):
+        hits = recall(real_store, CHAINS[asked][1], limit=limit)
+        assert [m.id for m in hits][:len(chain)] == chain[::-1], [(m.content, m.confidence) for m in hits]
+        marks = {m.id: m.possibly_outdated_by for m in hits}  # by a later step (the newest it was paired with)
+        assert all(marks[older] in chain[i + 1:] for i, older in enumerate(chain[:-1])) and marks[chain[-1]] is None
+        assert_newer_above_each_marked(hits, limit)
