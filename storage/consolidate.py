@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
 from .candidates import worded_near
+from .change_pairs import compared_scopes, kept_across
 from .contradiction import ABBREVIATIONS, contradicts, disagreement, least_cosine, newer_in_meaning
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
@@ -279,7 +280,8 @@ def scan(
     store: Store, tenant: str, now: int, report: Report, stop: Callable[[], bool] = lambda: False
 ) -> None:
     """Compare ``tenant``'s current memories of ``STATE_KINDS`` written since the last scan (the
-    mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope and kinds,
+    mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope (and ``global``:
+    ``change_pairs.compared_scopes``) and kinds,
     and, for a brief one, its best keyword matches (``candidates.worded_near``);
     a pair at cosine >= ``ranking.SAME_SUBJECT`` (or lower for strong evidence:
     ``contradiction.least_cosine``) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
@@ -385,10 +387,11 @@ def _current(memory: Memory, now: int) -> bool:
 
 
 def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[str, str]]:
-    """``(older id, newer id)`` of ``memory`` and each near memory of its scope it disagrees with."""
+    """``(older id, newer id)`` of ``memory`` and each near memory of its scope (or ``global``:
+    ``change_pairs``) it disagrees with."""
     if memory.content is None or memory.vector_pending:
         return set()
-    filters = Filters(tenant=memory.tenant, scopes=[memory.scope], now=now, kinds=STATE_KINDS)
+    filters = Filters(tenant=memory.tenant, scopes=compared_scopes(memory.scope), now=now, kinds=STATE_KINDS)
     found = worded_near(tx, filters, memory.content, seq, NEIGHBOURS + 1,
                         tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector)
     near = {s: cosine for s, cosine in found if s != seq and cosine >= least_cosine(SAME_SUBJECT)}
@@ -397,7 +400,7 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
         older, newer = sorted((memory, other), key=lambda m: (m.observed_at, m.id))
         if other.content is not None and not newer_in_meaning(newer.content, older.content, True):  # type: ignore[arg-type]
             older, newer = newer, older
-        if other.content is not None and contradicts(
+        if other.content is not None and kept_across(older.scope, newer.scope) and contradicts(
                 older.content, newer.content, near[other_seq], SAME_SUBJECT) is not None:  # type: ignore[arg-type]
             out.add((older.id, newer.id))
     return out

@@ -438,29 +438,33 @@ class Store:
     ) -> tuple[list[str], list[tuple[str, str]], list[str]]:
         """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``;
         (id, reason) of those among the ``SUBJECT_COUNT`` nearest and best keyword matches
-        (``candidates.worded_near``) ≥ ``ranking.SAME_SUBJECT``
+        (``candidates.worded_near``) of ``scope`` and ``global`` (``change_pairs``) ≥ ``ranking.SAME_SUBJECT``
         whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
         the one observed earlier as the older unless the other restates what it changed:
         ``contradiction.newer_in_meaning``), and the ids of those newer than it; all of a
         kind that states how things are (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         from . import contradiction
         from .candidates import worded_near
+        from .change_pairs import compared_scopes, kept_across
         from .ranking import SAME_SUBJECT
         from .strength import REVIEWED_KINDS
 
-        filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
+        filters = Filters(tenant=tenant, scopes=compared_scopes(scope), now=self.clock())
         found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
         if kind in REVIEWED_KINDS:
             found = worded_near(tx, filters, text, vector, SUBJECT_COUNT, found)
         near = [(seq, similarity) for seq, similarity in found if similarity >= contradiction.least_cosine(SAME_SUBJECT)]
         rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
-        similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
+        similar = [rows[seq].id for seq, similarity in near
+                   if similarity >= SIMILAR_MEMORY and rows[seq].scope == scope][:SIMILAR_COUNT]
         contradicts, later = [], []
         for seq, similarity in near if kind in REVIEWED_KINDS else []:
             if rows[seq].kind not in REVIEWED_KINDS:
                 continue
             stored = rows[seq].content or ""
             after = contradiction.newer_in_meaning(stored, text, rows[seq].observed_at > observed)
+            if not kept_across(*((scope, rows[seq].scope) if after else (rows[seq].scope, scope))):
+                continue
             reason = contradiction.contradicts(*((text, stored) if after else (stored, text)), similarity, SAME_SUBJECT)
             if reason is not None:
                 contradicts.append((rows[seq].id, reason))
