@@ -44,14 +44,14 @@ def chain(store: Store, texts: list[str], scope: str = "chain", start: int = 0) 
     after a call, as an agent's next call comes); (id, how many contradictions remember named) of each."""
     out = []
     for k, content in enumerate(texts, start=start):
-        store.upkeep.settle_notes()
+        store.upkeep.settle_notes(60)  # not the 2 s a read waits: under load the worker may be slower
         stored = store.remember(tenant="t", scope=scope, kind="fact", content=content, observed_at=at(k))
         out.append((stored.id, len(stored.contradicts)))
     return out
 
 
 def marks(store: Store, ids: list[str], scope: str = "chain") -> dict[str, str]:
-    store.review("t", [scope])  # the pairs remember noted are kept
+    store.upkeep.settle_notes(60)  # the pairs remember noted are kept
     return store.outdating("t", [scope, "global"], [store.get(tenant="t", id=i) for i in ids])
 
 

@@ -56,6 +56,7 @@ def fill(store: Store, shared: str, own: str, way: str, own_scope: str = "proj")
     stored = store.remember(tenant="a", scope=own_scope, kind="fact", content=own, observed_at=OCTOBER)
     if way == "consolidated":
         consolidate(store)
+    store.upkeep.settle_notes(60)  # the pairs remember noted are kept (not the 2 s a read waits: under load)
     return g, stored.id, stored
 
 
@@ -94,6 +95,7 @@ def test_a_global_change_of_a_scopes_memory_keeps_no_pair(store, way, shared, ow
     g = store.remember(tenant="a", scope="global", kind="fact", content=own, observed_at=OCTOBER)
     if way == "consolidated":
         consolidate(store)
+    store.upkeep.settle_notes(60)
     assert g.contradicts == ()
     assert store.review("a", ["proj", "global"]).contradictions == []
     assert {m.id: m.possibly_outdated_by for m in recall(store, "proj", question)}.get(p) is None
