@@ -35,11 +35,11 @@ def _fields(args: argparse.Namespace) -> dict[str, Any]:
 
 
 # Commands that call a tool's handler: (handler, its arguments from the command line, the text
-# a person reads: tools.text, as the model reads it, with the CLI's flags).
+# a person reads: tools.text, as the model reads it, with the CLI's flags). A typed --scope is the
+# tool's ``scope`` (that scope only); MEMVAULT_SCOPE, or none, is the configured scope (plus ``global``).
 TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Callable[[Any, Any], str]]] = {
     "remember": ("remember", lambda a: {"content": _text(a.text), **_fields(a)}, lambda t, r: t.render(r)),
-    "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a),  # an empty query with
-                                    "scope": a.scope if not a.query.strip() else None,  # --scope lists it
+    "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a), "scope": a.scope,
                                     "turns": a.turns, "session_id": a.session},
                lambda t, r: t.recall_text(r, person=True)),
     "show": ("memory_view", lambda a: {"memory_id": a.id}, lambda t, r: t.memory_view_text(r)),
@@ -109,9 +109,9 @@ def _tool(command: str) -> Callable[[Store, Caller, argparse.Namespace], int]:
 def _list(store: Store, caller: Caller, args: argparse.Namespace) -> int:
     from memvault.tools import handlers, text
 
-    found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit,
+    found = handlers.list_memories(store, caller, limit=20 if args.limit is None else args.limit, scope=args.scope,
                                    offset=args.offset, cursor=args.cursor, **_filters(args))
-    total = handlers.count_memories(store, caller, **_filters(args))
+    total = handlers.count_memories(store, caller, scope=args.scope, **_filters(args))
     offset = args.offset or 0
     # JSON pages like the text: the count of all that match, the next page's cursor and offset (null: end).
     page = {**found.model_dump(mode="json"), "total": total,

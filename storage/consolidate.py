@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
 from .candidates import worded_near
+from .change_pairs import compared_scopes, joined_ends, kept_across
 from .contradiction import ABBREVIATIONS, contradicts, disagreement, least_cosine, newer_in_meaning
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
@@ -58,6 +59,9 @@ DECAYED_LISTED = 50  # more than review shows (20): the count says how many wait
 # Finding them looks up the scope of each pair's older by id until that many are found: at worst one
 # lookup per pair kept (PAIRS_KEPT), when the tenant's pairs are of other scopes.
 PAIRS_COUNTED = 50
+# Kept pairs followed from an outdated memory to the end of its chain of changes at most (``kept_newer``, in
+# memory): of a fact changed 62 times (each version paired with its ~7 nearest) each reached the newest in 10.
+CHAIN_STEPS = 100
 KEPT_REASON = "kept when compared; the words no longer read as disagreeing"
 REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pending": [seqs read before their vectors
 # were made]}; the pairs kept are the backend's ``review_pairs``
@@ -279,7 +283,8 @@ def scan(
     store: Store, tenant: str, now: int, report: Report, stop: Callable[[], bool] = lambda: False
 ) -> None:
     """Compare ``tenant``'s current memories of ``STATE_KINDS`` written since the last scan (the
-    mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope and kinds,
+    mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope (and ``global``:
+    ``change_pairs.compared_scopes``) and kinds,
     and, for a brief one, its best keyword matches (``candidates.worded_near``);
     a pair at cosine >= ``ranking.SAME_SUBJECT`` (or lower for strong evidence:
     ``contradiction.least_cosine``) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
@@ -313,7 +318,8 @@ def scan(
                 if batch[seq].vector_pending:
                     pending.append(seq)
                 else:
-                    pairs |= _disagreeing(tx, seq, batch[seq], now)
+                    found = _disagreeing(tx, seq, batch[seq], now)
+                    pairs |= found | joined_ends(tx, tenant, pairs, found, now)
                     report.compared += 1
                 mark = seq if seq not in retried else mark
             # kept aside: those the mark passed and this step did not compare
@@ -340,13 +346,15 @@ def scan(
 
 def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
     """Keep ``pairs`` of ids that ``remember`` found disagreeing for review at once (each ordered
-    older first in meaning, as :func:`scan` orders them: ``contradiction.newer_in_meaning``), beside
-    the pairs the scans keep; the scan's mark is not moved. A pair no longer both current is not
-    kept. Raises Busy or StorageUnavailable."""
+    older first in meaning, as :func:`scan` orders them: ``contradiction.newer_in_meaning``), and those
+    joining the ends of their chain (``change_pairs.joined_ends``), beside the pairs the scans keep; the
+    scan's mark is not moved. A pair no longer both current is not kept. Raises Busy or StorageUnavailable."""
     with store.backend.read(tenant) as tx:
         members = tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()
         rows = {m.id for m in members if _unchanged(m)}
-    ordered = {(a, b) for a, b in pairs if a in rows and b in rows}
+        ordered = {(a, b) for a, b in pairs if a in rows and b in rows}
+        if ordered:
+            ordered |= joined_ends(tx, tenant, set(tx.review_pairs(tenant)), ordered, store.clock())
     if ordered:
         with store.backend.write(tenant) as tx:
             tx.change_review_pairs(tenant, ordered, set(), PAIRS_KEPT)
@@ -385,10 +393,11 @@ def _current(memory: Memory, now: int) -> bool:
 
 
 def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[str, str]]:
-    """``(older id, newer id)`` of ``memory`` and each near memory of its scope it disagrees with."""
+    """``(older id, newer id)`` of ``memory`` and each near memory of its scope (or ``global``:
+    ``change_pairs``) it disagrees with."""
     if memory.content is None or memory.vector_pending:
         return set()
-    filters = Filters(tenant=memory.tenant, scopes=[memory.scope], now=now, kinds=STATE_KINDS)
+    filters = Filters(tenant=memory.tenant, scopes=compared_scopes(memory.scope), now=now, kinds=STATE_KINDS)
     found = worded_near(tx, filters, memory.content, seq, NEIGHBOURS + 1,
                         tx.search(Search(filters, k=NEIGHBOURS + 1, vector=seq)).vector)
     near = {s: cosine for s, cosine in found if s != seq and cosine >= least_cosine(SAME_SUBJECT)}
@@ -397,7 +406,7 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
         older, newer = sorted((memory, other), key=lambda m: (m.observed_at, m.id))
         if other.content is not None and not newer_in_meaning(newer.content, older.content, True):  # type: ignore[arg-type]
             older, newer = newer, older
-        if other.content is not None and contradicts(
+        if other.content is not None and kept_across(older.scope, newer.scope) and contradicts(
                 older.content, newer.content, near[other_seq], SAME_SUBJECT) is not None:  # type: ignore[arg-type]
             out.add((older.id, newer.id))
     return out
@@ -445,9 +454,44 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
 def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
                scopes: list[str]) -> dict[str, tuple[int, Memory]]:
     """For each memory of ``older`` (id: memory) the older of a kept pair that waits for review (as
-    :func:`review` reads them), its newest newer memory: {older id: (newer seq, newer memory)}. One lookup
-    of the pairs by the older ids and one of the newer rows by id (recall marks its hits with it)."""
-    pairs = tx.review_pairs(tenant, older=sorted(older))
+    :func:`review` reads them), its newest newer memory, followed while that one is the older of such a pair
+    in turn (``CHAIN_STEPS`` at most): {older id: (newer seq, newer memory)}, the end of the chain, so a mark
+    never names a memory outdated itself (trial verify63 N7: one fact changed 62 times). By index, by those
+    ids and their newers' (recall marks its hits with it); only when a newer is the older of a pair in turn,
+    the tenant's pairs (``PAIRS_KEPT`` at most) and the rows of the chains, once."""
+    first = waiting_newer(tx, tenant, older, now, scopes)
+    onward = sorted({m.id for _, m in first.values()})
+    if not onward or not tx.review_pairs(tenant, older=onward):
+        return first
+    newers: dict[str, list[str]] = {}
+    for older_id, newer_id in sorted(tx.review_pairs(tenant), key=lambda pair: pair[1]):  # the newest last
+        newers.setdefault(older_id, []).append(newer_id)
+    reached, left = set(), list(onward)
+    while left:
+        at = left.pop()
+        if at not in reached:
+            reached.add(at)
+            left += newers.get(at, [])
+    rows = {m.id: (seq, m) for seq, m in tx.memories(tenant, ids=sorted(reached)).items()}
+    ends = {}
+    for older_id, end in first.items():
+        seen = {older_id, end[1].id}
+        for _ in range(CHAIN_STEPS):
+            on = next((rows[i] for i in reversed(newers.get(end[1].id, []))
+                       if i in rows and _waiting(end[1], rows[i][1], now, scopes)), None)
+            if on is None or on[1].id in seen:  # its end, or a cycle back
+                break
+            end = on
+            seen.add(end[1].id)
+        ends[older_id] = end
+    return ends
+
+
+def waiting_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
+                  scopes: list[str]) -> dict[str, tuple[int, Memory]]:
+    """For each memory of ``older`` (id: memory) the older of a kept pair waiting for review, its newest newer
+    memory: {older id: (newer seq, newer memory)}; one lookup of the pairs and one of the rows, by index."""
+    pairs = tx.review_pairs(tenant, older=sorted(older)) if older else []
     if not pairs:
         return {}
     rows = {m.id: (seq, m) for seq, m in tx.memories(tenant, ids=sorted({n for _, n in pairs})).items()}

@@ -393,10 +393,11 @@ class Store:
                                   str(fields["kind"])) if vectors
                     else ([], [], [])
                 )
+                named = self._not_outdated(tx, tenant, checked_scope, contradicts, newer) if contradicts else []
                 if check_similar and similar:
                     return RememberOutcome(
                         id=similar[0], created=False, degraded=degraded, similar=tuple(similar),
-                        contradicts=tuple(contradicts), newer=tuple(newer), redacted=said,
+                        contradicts=tuple(named), newer=tuple(newer), redacted=said,
                     )
                 row = self._new_row(
                     tx, **fields, content=text, observed_at=observed,  # type: ignore[arg-type]
@@ -416,7 +417,7 @@ class Store:
         if contradicts:
             self.upkeep.note_contradictions(tenant, _older_first(row.id, contradicts, newer))
         return RememberOutcome(
-            id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(contradicts),
+            id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(named),
             newer=tuple(newer), redacted=said, lookalike_scope=alike,
         )
 
@@ -438,34 +439,56 @@ class Store:
     ) -> tuple[list[str], list[tuple[str, str]], list[str]]:
         """Ids of up to ``SIMILAR_COUNT`` current memories of ``scope`` ≥ ``SIMILAR_MEMORY``;
         (id, reason) of those among the ``SUBJECT_COUNT`` nearest and best keyword matches
-        (``candidates.worded_near``) ≥ ``ranking.SAME_SUBJECT``
+        (``candidates.worded_near``) of ``scope`` and ``global`` (``change_pairs``) ≥ ``ranking.SAME_SUBJECT``
         whose words disagree with ``text`` observed at ``observed`` (``contradiction.disagreement``,
         the one observed earlier as the older unless the other restates what it changed:
         ``contradiction.newer_in_meaning``), and the ids of those newer than it; all of a
         kind that states how things are (``strength.REVIEWED_KINDS``), as consolidation compares them."""
         from . import contradiction
         from .candidates import worded_near
+        from .change_pairs import compared_scopes, kept_across
         from .ranking import SAME_SUBJECT
         from .strength import REVIEWED_KINDS
 
-        filters = Filters(tenant=tenant, scopes=[scope], now=self.clock())
+        filters = Filters(tenant=tenant, scopes=compared_scopes(scope), now=self.clock())
         found = tx.search(Search(filters, k=max(SIMILAR_COUNT, SUBJECT_COUNT), vector=vector)).vector
         if kind in REVIEWED_KINDS:
             found = worded_near(tx, filters, text, vector, SUBJECT_COUNT, found)
         near = [(seq, similarity) for seq, similarity in found if similarity >= contradiction.least_cosine(SAME_SUBJECT)]
         rows = tx.memories(tenant, seqs=[seq for seq, _ in near])
-        similar = [rows[seq].id for seq, similarity in near if similarity >= SIMILAR_MEMORY][:SIMILAR_COUNT]
+        similar = [rows[seq].id for seq, similarity in near
+                   if similarity >= SIMILAR_MEMORY and rows[seq].scope == scope][:SIMILAR_COUNT]
         contradicts, later = [], []
         for seq, similarity in near if kind in REVIEWED_KINDS else []:
             if rows[seq].kind not in REVIEWED_KINDS:
                 continue
             stored = rows[seq].content or ""
             after = contradiction.newer_in_meaning(stored, text, rows[seq].observed_at > observed)
+            if not kept_across(*((scope, rows[seq].scope) if after else (rows[seq].scope, scope))):
+                continue
             reason = contradiction.contradicts(*((text, stored) if after else (stored, text)), similarity, SAME_SUBJECT)
             if reason is not None:
                 contradicts.append((rows[seq].id, reason))
                 later += [rows[seq].id] if after else []
         return similar, contradicts, later
+
+    def _not_outdated(
+        self, tx: Reader, tenant: str, scope: str, contradicts: list[tuple[str, str]], later: list[str]
+    ) -> list[tuple[str, str]]:
+        """``contradicts`` but the older ones another memory already outdates (a kept pair waits), or the
+        latest observed of them when that is all, as ``remember`` names them (all are kept for review): a fact
+        changed 62 times named ~7 of its versions on each change (trial verify63 N7)."""
+        from .change_pairs import compared_scopes
+        from .consolidate import waiting_newer
+
+        named = [i for i, _ in contradicts if i not in later]
+        olders = {m.id: m for m in tx.memories(tenant, ids=named).values()} if named else {}
+        outdated = waiting_newer(tx, tenant, olders, self.clock(), compared_scopes(scope)) if olders else {}
+        kept = [(i, reason) for i, reason in contradicts if i not in outdated]
+        if kept or not contradicts:
+            return kept
+        latest = max(olders.values(), key=lambda m: (m.observed_at, m.id)).id
+        return [(i, reason) for i, reason in contradicts if i == latest]
 
     # -- supersede and forget ------------------------------------------------------------
 
@@ -559,6 +582,7 @@ class Store:
             _, found, newer = (self._similar(tx, tenant, old.scope, vectors.vectors[0], text, observed, row.kind)
                                if vectors else ([], [], []))
             contradicts = [(i, reason) for i, reason in found if i != old.id]
+            named = self._not_outdated(tx, tenant, old.scope, contradicts, newer) if contradicts else []
             tx.insert(row)
             due = self.upkeep.due(tx)
         if due:
@@ -566,7 +590,7 @@ class Store:
         if contradicts:
             self.upkeep.note_contradictions(tenant, _older_first(row.id, contradicts, newer))
         return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded, redacted=said,
-                                contradicts=tuple(contradicts), newer=tuple(i for i in newer if i != old.id))
+                                contradicts=tuple(named), newer=tuple(i for i in newer if i != old.id))
 
     def supersede_by(self, *, tenant: str, id: str, by: str, reason: str | None = None) -> SupersedeOutcome:
         """Mark the current memory ``id`` superseded by ``by``, a current memory of the same scope

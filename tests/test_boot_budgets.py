@@ -81,8 +81,9 @@ def expected_order(store: Store, kinds: tuple[str, ...], newest_first: bool) -> 
     memories = section(store, kinds, newest_first)
     if newest_first:
         return [m.id for m in memories]
-    newer_of = {older: newer for older, newer, _ in sorted(store.review("t", scopes, reasons=0).contradictions,
-                                                          key=lambda pair: pair[1])}
+    store.review("t", scopes, reasons=0)  # the pairs remember noted are kept
+    # each older's mark: its kept pairs' newest newer, followed to the end of its chain (consolidate.kept_newer)
+    newer_of = store.outdating("t", scopes, memories)
     return [m.id for m in newer_first(by_strength(memories, store.clock()), newer_of)]
 
 

@@ -53,11 +53,16 @@ def test_the_part_left_stays_first_sure_and_current(db, real_embedder):
     ("Deploys happen at 14:00", "Deploys happen at 16:00", "when do deploys happen?"),
 ])
 def test_a_scopes_memory_overrides_a_global_one_on_every_surface(db, real_embedder, common, own, question):
+    """Named by remember and kept for review in that scope (``change_pairs``): the global marked there only."""
     s = Store(db, real_embedder)
-    s.remember(tenant="t", scope="global", content=common)
+    s.upkeep.schedule_consolidation(0, 1_000_000)  # pairs kept at once, as a server keeps them
+    shared = s.remember(tenant="t", scope="global", content=common).id
     stored = s.remember(tenant="t", scope="p", content=own)
+    s.upkeep.settle_notes(60)  # the pair remember noted is kept
     hits = s.recall(tenant="t", query=question, scopes=["p", "global"]).hits
+    elsewhere = s.recall(tenant="t", query=question, scopes=["q", "global"]).hits
     s.close()
-    assert not stored.contradicts
+    assert [i for i, _ in stored.contradicts] == [shared]
     assert hits[0].memory.content == own
-    assert all(h.outdated_by is None for h in hits)
+    assert {h.memory.id: h.outdated_by for h in hits} == {stored.id: None, shared: stored.id}
+    assert [(h.memory.id, h.outdated_by) for h in elsewhere] == [(shared, None)]

@@ -185,13 +185,13 @@ def test_a_change_among_unrelated_memories_answers_first(real_store, older, newe
         [(m.content, m.confidence) for m in hits]
 
 
-OVERRIDES = [  # (global, the scope's, question): the scope's first, both unmarked (docs/how-recall-works.md)
+OVERRIDES = [  # (global, the scope's, question): no pair kept (no consolidation, no notes): the scope's first, both
+    # unmarked (docs/how-recall-works.md); with the pair kept: tests/test_global_changes.py
     ("Our CI runs on Jenkins", "We retired Jenkins", "where does our CI run?"),
     ("The company VPN uses OpenVPN", "The company VPN moved to WireGuard", "which VPN do we use?"),
     ("The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie", "what is the on-call tool?"),
     ("Code reviews need two approvals", "Code reviews need one approval", "how many approvals do code reviews need?"),
-]  # (not yet: a scope's change outside the question's first ten candidates, as "We phased out Fluentd in favour of
-#   Vector" among 12 others for "how are logs shipped?": no pair is kept across scopes to name it)
+]
 
 
 @pytest.mark.parametrize(("shared", "own", "question"), OVERRIDES)
