@@ -25,8 +25,7 @@ def with_newer(hits: list[Scored], c: Candidates, kept: dict[int, tuple[int, Mem
     (``signals(seq)``: the keyword and vector fields of ``Scored``; none for a memory no search found). A memory
     returned so that is itself outdated (``outdated``: {older seq: newer id}, as ``ranking.outdate`` judged it)
     is marked so, its newer returned above it in turn: "We dropped Opsgenie for incident.io" above "We dropped
-    PagerDuty for Opsgenie" above "The on-call tool is PagerDuty" (trial verify63 N6); a newer no search found
-    is marked by its own newer ``kept`` holds (a chain past the candidates: trial verify64 N1)."""
+    PagerDuty for Opsgenie" above "The on-call tool is PagerDuty" (trial verify63 N6)."""
     outdated = outdated or {}
     shown = {hit.memory.id for hit in hits}
     candidate = {memory.id: seq for seq, memory in c.rows.items()}
@@ -45,8 +44,7 @@ def with_newer(hits: list[Scored], c: Candidates, kept: dict[int, tuple[int, Mem
                 break
             fields = {"keyword_rank": None, "keyword_score": None, "vector_rank": None, "similarity": None,
                       "coverage": 0.0, **own}
-            chained = kept[seq][1].id if seq in kept else None  # a kept chain's next step (retrieval ``kept``)
-            older = replace(hit, seq=seq, memory=memory, through=None, outdated_by=outdated.get(seq, chained),
+            older = replace(hit, seq=seq, memory=memory, through=None, outdated_by=outdated.get(seq),
                             newer_of=older.memory.id, **fields)  # type: ignore[arg-type]
             chain.append(older)
             shown.add(new)

@@ -27,9 +27,6 @@ if TYPE_CHECKING:
     import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
 
 
-CHAIN_STEPS = 8  # lookups of kept pairs a recall makes to follow a chain of changes: its newest 8 steps away at most
-
-
 class FilterArgs(TypedDict, total=False):
     """The filters ``Store.recall``, ``list_memories`` and ``count_memories`` share: ``kinds``;
     ``tags``, all present; ``since``/``until`` (ISO-8601) bound ``observed_at``;
@@ -155,19 +152,12 @@ class Retriever:
                 return tx.search(Search(filters, pairs=seqs)).pairs
 
             def kept(seqs: list[int]) -> dict[int, tuple[int, Memory]]:
-                # {older seq: (newer seq, newer)} of ``seqs``, then of each newer in turn: a chain of changes
-                # is followed past the candidates (trial verify64 N1), ``CHAIN_STEPS`` lookups at most.
-                chained: dict[int, tuple[int, Memory]] = {}
-                ask = {seq: found.rows[seq] for seq in seqs}
-                for _ in range(CHAIN_STEPS):
-                    if filters.scopes is None or not ask:
-                        break
-                    older = {memory.id: seq for seq, memory in ask.items()}
-                    newer = kept_newer(tx, filters.tenant, {i: ask[seq] for i, seq in older.items()},
-                                       filters.now, filters.scopes)
-                    chained.update((older[i], row) for i, row in newer.items())
-                    ask = {seq: memory for seq, memory in newer.values() if seq not in chained}
-                return chained
+                older = {found.rows[seq].id: seq for seq in seqs}
+                if filters.scopes is None or not older:
+                    return {}
+                newer = kept_newer(tx, filters.tenant, {i: found.rows[seq] for i, seq in older.items()},
+                                   filters.now, filters.scopes)
+                return {older[i]: row for i, row in newer.items()}
 
             return found, ranking_rules.rank(found, filters.now, found.unknown_names, cosines, words_query, query,
                                              kept, lambda memory: admits(filters, memory))
