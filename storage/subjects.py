@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from itertools import takewhile
 
-from .contradiction import stem
+from .contradiction_words import stem
 from .query import ADVERBIAL, AUXILIARIES, STOP_WORDS
 from .siblings import MONTHS, SPEAKER, WEEKDAYS, Words, read_words, sibling
 
