@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .contradiction_words import (CHANGE_WORDS, DETERMINERS, LOWER_NAMES, NAME_VERBS, REPLACING, STOP, _CONTRASTS,
-                                  _OBJECTS, _SPANS, _TO, _WHEN, _WHEN_CHANGED)
+from .contradiction_words import (CHANGE_VERBS, DETERMINERS, LOWER_NAMES, NAME_VERBS, REPLACING, STOP, _CONTRASTS,
+                                  _OBJECTS, _SPANS, _TO, _WHEN)
 from .query import PASSIVE
 
 
@@ -26,6 +26,7 @@ _ENDING_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # ENDING_PHRASES by fi
 # Verbs ending the name after them only when what replaces it follows ("We left Jenkins for Buildkite"; not "We
 # left Jenkins running").
 _ENDING_FOR = frozenset({"left", "traded"})
+ENDS = ENDING | _ENDING_FOR  # a verb ending a name, on its own
 _PARTICLES = {"phased": "out", "shut": "down", "turned": "off", "switched": "off"}
 _PASSIVE_ENDING = ENDING | frozenset(_PARTICLES)  # "Jenkins was phased out"
 # Predicates ending the name before them after a form of "be" or "got", as a participle of ``_PASSIVE_ENDING``
@@ -45,48 +46,42 @@ _CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:ve|re|d|ll|m|s)$
 _NAME_SLOT = frozenset("use uses using used with via on by replaced swapped".split())
 
 
-def _moving(tokens: tuple[tuple[str, bool, bool, bool, bool], ...]) -> bool:
-    """Whether a text says a change with a verb ("moved", "switched": ``CHANGE_WORDS`` but those telling when)."""
-    return any(t[0].lower() in CHANGE_WORDS and t[0].lower() not in _WHEN_CHANGED for t in tokens)
-
-
-def _ending_verb(tokens: tuple[tuple[str, bool, bool, bool, bool], ...]) -> bool:
-    """Whether a text holds a verb ending a name (``ENDING``, ``_ENDING_FOR``: "We ditched npm for yarn")."""
-    return any(t[0].lower() in ENDING or t[0].lower() in _ENDING_FOR for t in tokens)
-
-
 def _name_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
     """Whether the word at ``at`` stands where a name does: after a form of "use" or a word of ``_NAME_SLOT``
     ("We use uv daily", "Packaging is done with uv"), after "to" or "from" in a text with a change verb
-    (``_moving``) or after a contrast ("instead of npm", "not npm"), ending its clause or before a stop word
+    (``CHANGE_VERBS``) or after a contrast ("instead of npm", "not npm"), ending its clause or before a stop word
     but an object ("We switched from npm to pnpm"; not "to make sure", "moved on to make a difference"), or
     opening a sentence before a verb of ``NAME_VERBS`` or ``query.PASSIVE`` ("pip was replaced by uv"); after an
     ending verb and determiners ("We cancelled our npm subscription") or after "for", "with" in a text with one ("We
     ditched npm for yarn")."""
     before = tokens[at - 1][0].lower() if at else ""
-    verb = next((tokens[k][0].lower() for k in range(at - 1, -1, -1) if tokens[k][0].lower() not in DETERMINERS), "")
     after = tokens[at + 1][0].lower() if at + 1 < len(tokens) else ""
     if tokens[at][1]:
         return after in NAME_VERBS or after in PASSIVE
     contrast = before in ("not", "never", "than") or before == "of" and tokens[at - 2][0].lower() in _CONTRASTS
-    return before in _NAME_SLOT or _ended_slot(tokens, at) or (
-        contrast or before in ("to", "from") and _moving(tokens) or _replacing_slot(tokens, at)) and _closing(tokens, at)
+    return before in _NAME_SLOT or _ended_slot(tokens, at) or (contrast or before in ("to", "from") and _says_any(
+        tokens, CHANGE_VERBS) or _replacing_slot(tokens, at)) and _closing(tokens, at)
 
 
 def _ended_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
     """Whether the word at ``at`` stands right after an ending verb and determiners ("We retired pip", "stopped
     using npm", "We cancelled our npm subscription")."""
     verb = next((tokens[k][0].lower() for k in range(at - 1, -1, -1) if tokens[k][0].lower() not in DETERMINERS), "")
-    return verb in ENDING or verb in _ENDING_FOR or any(
+    return verb in ENDS or any(
         tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p for p in ENDING_PHRASES)
 
 
 def _replacing_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
     """Whether the word at ``at`` stands after "for", "with", "by" or "in favour of" in a text with an ending
-    verb ("We ditched npm for yarn", "We replaced npm by yarn")."""
+    verb (``ENDS``: "We ditched npm for yarn", "We replaced npm by yarn")."""
     before = tokens[at - 1][0].lower() if at else ""
     return (before in ("for", "with", "by") or before == "of" and at > 1
-            and tokens[at - 2][0].lower() in ("favour", "favor")) and _ending_verb(tokens)
+            and tokens[at - 2][0].lower() in ("favour", "favor")) and _says_any(tokens, ENDS)
+
+
+def _says_any(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], words: frozenset[str]) -> bool:
+    """Whether a text's ``tokens`` hold one of ``words`` (lowercase), in any case."""
+    return any(t[0].lower() in words for t in tokens)
 
 
 def _lower_name(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
@@ -129,7 +124,7 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
 
     for i, word in enumerate(lowered):
         phrase = next((p for p in _ENDING_FROM.get(word, ()) if tuple(lowered[i:i + len(p)]) == p), None) or (
-            (word,) if word in ENDING or word in _ENDING_FOR else None)
+            (word,) if word in ENDS else None)
         verb_end = i + len(phrase) if phrase else i + 1  # past the verb and its particles
         start = stop = verb_end
         if phrase is not None and not any(marks[j][1] for j in range(i, verb_end - 1)):

@@ -11,11 +11,11 @@ from typing import NamedTuple
 from .contradiction_ending import _ending, _lower_name, _name_slot
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
-from .contradiction_words import (ADDING, ADDITION_WORDS, CHANGE_PHRASES, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
-                                  HEDGES, INTERJECTIONS, LOWER_NAMES, NEGATIONS, OPENING_CHANGE_PHRASES, OWNING,
-                                  PASSIVE_OWNING, PAST_OWNING, PRONOUNS, REGIONS, REPLACING, SHORT, SPLIT_PHRASES,
-                                  STOP, VERBS, _ANCHORING, _BEFORE_VERB, _CONTRASTS, _CONTRAST_NOT, _ENDED, _NO_SLOT,
-                                  _PARTICLE_GAP, _PHRASE_STARTS, _STATE_GROUP, _SWITCHED, _TO, _WHEN_CHANGED,
+from .contradiction_words import (ADDING, ADDITION_WORDS, CHANGE_PHRASES, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS,
+                                  DETERMINERS, HEDGES, INTERJECTIONS, LOWER_NAMES, NEGATIONS, OPENING_CHANGE_PHRASES,
+                                  OWNING, PASSIVE_OWNING, PAST_OWNING, PRONOUNS, REGIONS, REPLACING, SHORT,
+                                  SPLIT_PHRASES, STOP, VERBS, _ANCHORING, _BEFORE_VERB, _CONTRASTS, _CONTRAST_NOT,
+                                  _ENDED, _NO_SLOT, _PARTICLE_GAP, _PHRASE_STARTS, _STATE_GROUP, _SWITCHED, _TO,
                                   region_us, stem)
 from .query import PASSIVE
 
@@ -224,7 +224,7 @@ def _targets(slots: list[tuple[str, str, str | None]], lowered: list[str], ancho
     with none there and a change verb in the text, one content word ending its clause or before a stop word,
     by its stem ("afternoon" of "We moved the standup to the afternoon")."""
     found: set[str] = set()
-    moving = any(word in CHANGE_WORDS and word not in _WHEN_CHANGED for word in lowered)
+    moving = not CHANGE_VERBS.isdisjoint(lowered)
     for i, word in enumerate(lowered):
         if word in REPLACING and lowered[max(0, i - 1)] not in PASSIVE:  # "GitHub Actions replaced Jenkins"
             j = i - 1 - (lowered[max(0, i - 1)] in ("has", "have", "had"))

@@ -8,9 +8,10 @@ import re
 from functools import lru_cache
 
 from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate
-from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, DAYS, MONTHS, NAME_PARTICLES, NAME_VERBS,
-                                  NOT_NAMES, NUMBER_WORDS, SHORT, STOP, _BEFORE_VERB, _DATED_BY, _DAY_WORDS,
-                                  _MONTH_SHORT, _ORDINAL, _YEAR_BY)
+from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, NAME_PARTICLES, NAME_VERBS, NOT_NAMES,
+                                  NUMBER_WORDS, SHORT, STOP, _BEFORE_VERB, _DATED_BY, _DAY_WORDS, _MONTH_SHORT,
+                                  _ORDINAL, _YEAR_BY)
+from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
 
 
 # One character class repeated: linear in the text's length.
@@ -115,9 +116,9 @@ def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | 
     """A day, month or name (a capitalised word not opening a sentence, but "I", "I'm", "I'd"; a short
     all-capitals word, a single letter too)."""
     bare = _DAY_WORDS.get(lower) or _DAY_WORDS.get(lower.rstrip("s")) or lower.rstrip("s")
-    if bare in DAYS:
+    if bare in WEEKDAY_NAMES:
         return "day", bare, None
-    if lower in MONTHS and raw[0].isupper():
+    if lower in MONTH_NAMES and raw[0].isupper():
         return "month", lower, None
     if raw[0].isupper() and not initial and (not raw.isupper() or len(raw) <= 6 and raw.isalpha()) \
             and raw != "I" and not lower.startswith(("i'", "i’")):  # "pool A" / "pool B": a label's letter
@@ -239,7 +240,7 @@ def _lower_words(text: str) -> frozenset[str]:
 
 def _month(raw: str) -> bool:
     lower = raw.lower().rstrip(".")
-    return raw[:1].isupper() and (lower in MONTHS or lower in _MONTH_SHORT)
+    return raw[:1].isupper() and (lower in MONTH_NAMES or lower in _MONTH_SHORT)
 
 
 def _calendar(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int, kind: str, norm: str,
@@ -265,8 +266,8 @@ def _calendar(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int, k
     value = int(norm)
     if unit is not None:
         return unit in _ORDINAL and 1 <= value <= 31 and (
-            last or after.lower() in STOP or _month(after) or after.lower() in DAYS)
-    if 1 <= value <= 31 and any(_month(w) or w.lower() in DAYS for w in (raw(at - 1), after)):
+            last or after.lower() in STOP or _month(after) or after.lower() in WEEKDAY_NAMES)
+    if 1 <= value <= 31 and any(_month(w) or w.lower() in WEEKDAY_NAMES for w in (raw(at - 1), after)):
         return True
     return 1900 <= value <= 2099 and (_month(raw(at - 1)) or _month(raw(at - 2)) and raw(at - 1).isdigit()
                                       or before in _YEAR_BY and (last or after.lower() in STOP))  # "in 2027"
@@ -281,7 +282,7 @@ def _short_month(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int
         return None
     near = [tokens[j][0].rstrip(",.") for j in (at - 1, at + 1) if 0 <= j < len(tokens)]
     if at and tokens[at - 1][0].lower() in _YEAR_BY or any(w.isdigit() and 1 <= int(w) <= 2099 for w in near):
-        return next(m for m in MONTHS if m.startswith(short[:3]))
+        return next(m for m in MONTH_NAMES if m.startswith(short[:3]))
     return None
 
 

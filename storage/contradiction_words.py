@@ -6,15 +6,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
+
 # Words whose full stop ends no sentence (a title, a company's form, Latin); consolidation's first sentences too.
 ABBREVIATIONS = frozenset({"dr.", "mr.", "mrs.", "ms.", "prof.", "st.", "mt.", "jr.", "sr.", "inc.", "corp.", "ltd.",
                            "e.g.", "i.e.", "vs.", "etc.", "approx.", "cf.", "al."})
-DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Days in the other languages whose words the test reads (French, German, Spanish), as English's.
 _DAY_WORDS = dict(zip("""lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag
-samstag sonntag lunes martes miércoles jueves viernes sábado domingo""".split(), DAYS * 3))
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-          "october", "november", "december")
+samstag sonntag lunes martes miércoles jueves viernes sábado domingo""".split(), WEEKDAY_NAMES * 3))
 _MONTH_SHORT = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _ORDINAL = frozenset({"st", "nd", "rd", "th"})
 _DATED_BY = frozenset("on since until till by from before after".split())
@@ -59,6 +58,7 @@ _PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES
 # Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
 _WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
                            "these days", "as of", "starting from", "effective"})
+CHANGE_VERBS = CHANGE_WORDS - _WHEN_CHANGED  # "moved", "switched": a change said with a verb
 _ENDED = frozenset({"anymore", "any more", "no longer"})  # change words saying a denial has begun
 ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
 STOP = frozenset("""a an the is are was were be been being am has have had do does did to of in on at for from by
@@ -78,7 +78,7 @@ DETERMINERS = frozenset("the my our your his her their its this that these those
 CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so"})
 # Capitalised words opening a sentence that are never read as names, even before "is" (``_names_at``).
 NOT_NAMES = STOP | DETERMINERS | PRONOUNS | CLAUSE_WORDS | NEGATIONS | frozenset(NUMBER_WORDS) | frozenset(
-    DAYS) | frozenset(MONTHS) | frozenset("""today yesterday tomorrow tonight now currently recently lately
+    WEEKDAY_NAMES + MONTH_NAMES) | frozenset("""today yesterday tomorrow tonight now currently recently lately
     everything nothing something anything everyone everybody someone somebody anyone anybody nobody another both
     either neither such also still again here there please""".split())
 # Verbs whose object is what a name before them holds ("Alice owns the billing service"; also "Jonas
@@ -179,7 +179,7 @@ _BARE = frozenset("use uses using used have has had like likes liked love loves 
 # Words of a time leading a clause, no subject's ("From this autumn Zoë's swimming group meets"), as stemmed
 # (not "fall", "spring", "term": a verb, a framework, a word)
 _WHEN = frozenset({"autumn", "summer", "winter", "week", "month", "year", "quarter", "today", "tomorrow", "tonight",
-                   "morn", "even", "weekend", "season", "semester", *DAYS})
+                   "morn", "even", "weekend", "season", "semester", *WEEKDAY_NAMES})
 
 
 # Words that put two things in an order or a choice: "tabs over spaces", "pnpm instead of npm", "staging
