@@ -31,9 +31,7 @@ from .spellings import one_way
 
 STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradiction_pairs.py)
 CHANGED_SUBJECT = 0.3  # cosine enough for change words on the older's subject (``judge``; docs/benchmarks.md)
-# Cosine enough for one name slot refilled in two texts of at most ``TINY`` words ("We install with pip" / "... uv"),
-# whose vectors are mostly their names' (docs/benchmarks.md, issue 27 §2).
-REFILLED_SUBJECT = 0.2
+REFILLED_SUBJECT = 0.2  # cosine enough for a name slot refilled in two texts of ``TINY`` words (docs/benchmarks.md)
 
 
 def only_older(older: str, newer: str) -> frozenset[str]:

@@ -154,7 +154,7 @@ def _refilled(older: str, newer: str, old: _Read, new: _Read,
     heads the platform group" / "Karim heads ..."), ``swap`` being their one difference, in a frame (no interjection:
     "ok a6" / "ok b1") naming the slot (:func:`_slot_named`) or beside a change word both say: as strong evidence as a
     change verb (2: ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart
-    (new-user trial of issue 27 §2: cosine 0.36-0.42). Not where the swap stands as a subject, is
+    (docs/benchmarks.md, issue 27 §2). Not where the swap stands as a subject, is
     what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
     tokens = swap[0] + swap[1]
     keys = {t.key for t in new.sequence}  # the frame: a content word of the swap's clause in both ("use"), or

@@ -99,13 +99,10 @@ might could would should""".split())
 PASSIVE_OWNING = frozenset("owned managed led maintained headed chaired overseen supervised coordinated run".split())
 NAME_PARTICLES = frozenset("de da di del della der den van von la le du dos das ter ten bin ibn al".split())
 _POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
-ALIGNED = 64  # words of each text aligned at most (difflib is quadratic at worst: 300 took 1.2 s)
-# Word-for-word likeness (difflib ratio) from which two texts are read as parallel: the pairs of two
-# subjects written for bench/contradiction_pairs.py are at 0.36-0.86, the agentic set's restated
-# changes at 0.04-0.32 (one at 0.48): bench/contradiction_alarms.py, docs/benchmarks.md.
-PARALLEL = 0.35
+ALIGNED = 64  # words of each text aligned at most (difflib is quadratic: docs/benchmarks.md#contradictions)
+PARALLEL = 0.35  # difflib ratio of two texts' words from which they are worded in parallel (docs/benchmarks.md)
 SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
-TINY = 6
+TINY = 6  # words of a memory whose vector is mostly its names' (``contradiction.REFILLED_SUBJECT``)
 # Value types whose one-for-one swap is a change even without a shared neighbour word;
 # a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
 _SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
