@@ -131,14 +131,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
 
 
 def _undated(older: str, newer: str) -> tuple[str, int] | None:
-    """``judge`` of the two texts without the time phrase dating one of them, or both alike
-    (``dating.split``: "Since October the team lead is Tomás" is compared as "the team lead is
-    Tomás"), when that finds a disagreement: a state dated from another time is still that state
-    replaced ("Since October the team lead is Tomás" / "Since December ... Ana", trial verify62 N3); two
-    different time phrases before one statement are compared as written ("since 2019" / "since 2021").
-    One value for another (or the one difference: ``judge``'s 1) in two brief texts, the newer alone
-    dated, is as strong evidence as a change verb (2: ``CHANGED_SUBJECT``): the time phrase lowers the
-    cosine of two texts otherwise alike (new-user trial 60 #1)."""
+    """``judge`` of the two texts without the time phrase dating either (``dating.split``: "Since October the
+    team lead is Tomás" read as "the team lead is Tomás"; trial verify62 N3), None when neither is dated; as strong
+    as a change verb (2: ``CHANGED_SUBJECT``) for one value for another in two brief texts with the newer alone
+    dated, whose time phrase lowers their cosine (new-user trial 60 #1)."""
     (when_old, rest_old), (when_new, rest_new) = dating.split(older), dating.split(newer)
     if not (when_old or when_new):
         return None

@@ -5,7 +5,7 @@ parallel, one name slot refilled."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -105,11 +105,16 @@ def _in_slot(read: _Read, name: str, other: _Read) -> bool:
     if not mine.isdisjoint(h for owners, h, plain in other.owned if plain and owners):
         return True
     # "Tomás is the team lead" / "The team lead is Maria": what it holds is the other's subject.
-    said: dict[int, set[str]] = {}
-    for t in other.sequence:
-        if t.subject and t.kind in ("word", "name"):
-            said.setdefault(t.clause, set()).add(t.key)
+    said = _by_clause(t for t in other.sequence if t.subject and t.kind in ("word", "name"))
     return any(frozenset(subject) in mine for subject in said.values())
+
+
+def _by_clause(tokens: Iterable[_Token]) -> dict[int, set[str]]:
+    """The keys of ``tokens`` by their clause."""
+    found: dict[int, set[str]] = {}
+    for t in tokens:
+        found.setdefault(t.clause, set()).add(t.key)
+    return found
 
 
 def _names_in(read: _Read, norms: frozenset[str]) -> frozenset[str]:
@@ -209,14 +214,9 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     "Now Bob is on the billing team" changes no owner of the billing service), or either has none (a
     pronoun leads: "We moved builds to Buildkite"). A value standing elsewhere than a subject does not
     count ("... through the API" is no memory about the API)."""
-    told: dict[int, set[str]] = {}
-    for t in new.sequence:
-        if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses:
-            told.setdefault(t.clause, set()).add(t.key)
-    was: dict[int, set[str]] = {}
-    for t in old.sequence:
-        if t.subject and t.kind not in _POINT_VALUES:
-            was.setdefault(t.clause, set()).add(t.key)
+    told = _by_clause(t for t in new.sequence
+                      if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses)
+    was = _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES)
     # a time leading a clause is no word of its subject, unless the clause names nothing else
     told = {clause: words - _WHEN or words for clause, words in told.items()}
     was = {clause: words - _WHEN or words for clause, words in was.items()}
@@ -303,16 +303,12 @@ def _parallel(older: str, newer: str) -> bool:
 
 
 def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: list[str]) -> bool:
-    """Two numbered subjects, not a change of one: the number or identifier right after both texts'
-    first words (a label: "Service 28", "On floor 4", "Host web-01", "Worker pool A"; not "The review
-    is on 14 March")
-    differs, and each text gives the label a value of its own after it, equal or not ("... port 9028"
-    / "... 9029", "... 12 chairs" / "... 12 chairs", "... rack 3" / "... rack 1"), or the label is a
-    whole number not led by a pronoun or verb that ends its clause ("Minor style note 0: prefer ..."),
-    or is followed by a stop word but a verb of ``VERBS`` ("note number 1 about ...") or by a verb in
-    "-s" and its object ("Module 3 uses f-strings"). A number changed with no value after it before
-    "is" ("Postgres 15" → "Postgres 16 is used"), after a verb ("We are on step 4") or counting what
-    follows ("Keep 3 replicas") stays a change. ``*_words``: each text's ``_words``."""
+    """Whether two texts are about two numbered subjects, not a change of one: the label right after both texts'
+    first words differs ("Service 28", "On floor 4", "Host web-01", "Worker pool A"), and each gives it a value
+    of its own after it ("... port 9028" / "... 9029"), or it is a whole number not led by a pronoun or verb that
+    ends its clause ("Minor style note 0: ..."), or precedes a stop word but a verb ("note number 1 about") or a
+    verb in "-s" and its object ("Module 3 uses f-strings"). Still a change: "Postgres 15" → "Postgres 16 is
+    used", "We are on step 4", "Keep 3 replicas". ``*_words``: each text's ``_words``."""
     a, b = old.sequence, new.sequence
     at = next((i for i, t in enumerate(a[:4]) if t.kind != "word"), 0)  # the label's value: after its words
     if not at or min(len(a), len(b)) <= at + 1 or [t.key for t in a[:at]] != [t.key for t in b[:at]]:
