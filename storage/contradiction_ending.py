@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .contradiction_words import (CHANGE_VERBS, DETERMINERS, LOWER_NAMES, NAME_VERBS, REPLACING, STOP, _CONTRASTS,
-                                  _OBJECTS, _SPANS, _TO, _WHEN)
+                                  _OBJECTS, _SPANS, _TO, _WHEN, Marks, Slots, Tokens)
 from .query import PASSIVE
 
 
@@ -46,7 +46,7 @@ _CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:ve|re|d|ll|m|s)$
 _NAME_SLOT = frozenset("use uses using used with via on by replaced swapped".split())
 
 
-def _name_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+def _name_slot(tokens: Tokens, at: int) -> bool:
     """Whether the word at ``at`` stands where a name does: after a form of "use" or a word of ``_NAME_SLOT``
     ("We use uv daily", "Packaging is done with uv"), after "to" or "from" in a text with a change verb
     (``CHANGE_VERBS``) or after a contrast ("instead of npm", "not npm"), ending its clause or before a stop word
@@ -63,7 +63,7 @@ def _name_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) 
         tokens, CHANGE_VERBS) or _replacing_slot(tokens, at)) and _closing(tokens, at)
 
 
-def _ended_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+def _ended_slot(tokens: Tokens, at: int) -> bool:
     """Whether the word at ``at`` stands right after an ending verb and determiners ("We retired pip", "stopped
     using npm", "We cancelled our npm subscription")."""
     verb = next((tokens[k][0].lower() for k in range(at - 1, -1, -1) if tokens[k][0].lower() not in DETERMINERS), "")
@@ -71,7 +71,7 @@ def _ended_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int)
         tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p for p in ENDING_PHRASES)
 
 
-def _replacing_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+def _replacing_slot(tokens: Tokens, at: int) -> bool:
     """Whether the word at ``at`` stands after "for", "with", "by" or "in favour of" in a text with an ending
     verb (``ENDS``: "We ditched npm for yarn", "We replaced npm by yarn")."""
     before = tokens[at - 1][0].lower() if at else ""
@@ -79,12 +79,12 @@ def _replacing_slot(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: 
             and tokens[at - 2][0].lower() in ("favour", "favor")) and _says_any(tokens, ENDS)
 
 
-def _says_any(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], words: frozenset[str]) -> bool:
+def _says_any(tokens: Tokens, words: frozenset[str]) -> bool:
     """Whether a text's ``tokens`` hold one of ``words`` (lowercase), in any case."""
     return any(t[0].lower() in words for t in tokens)
 
 
-def _lower_name(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+def _lower_name(tokens: Tokens, at: int) -> bool:
     """Whether the lower-case word at ``at`` is read as a name where a change ends one or names what replaces
     it (:func:`_ended_slot`, :func:`_replacing_slot`), ending its clause or before a stop word as a name there
     does: "We dropped pagerduty for opsgenie", "We retired jenkins" read as their capitalised forms (trial
@@ -97,15 +97,14 @@ def _lower_name(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int)
 _LOWER_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # "opsgenie", "pre-commit"
 
 
-def _closing(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> bool:
+def _closing(tokens: Tokens, at: int) -> bool:
     """Whether the word at ``at`` ends its clause or stands before a stop word but an object ("to make sure")."""
     after = tokens[at + 1][0].lower() if at + 1 < len(tokens) else ""
     return tokens[at][3] or not after or after in STOP and after not in _OBJECTS
 
 
-def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor: list[str | None],
-            marks: list[tuple[bool, bool, int]]) -> tuple[set[str], set[str], list[tuple[str, str]],
-                                                          set[tuple[str, str]]]:
+def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
+            marks: Marks) -> tuple[set[str], set[str], list[tuple[str, str]], set[tuple[str, str]]]:
     """The names a text ends (``ENDING``, ``ENDING_PHRASES``): those right after an ending verb (determiners
     aside), or before one and a form of "be" in the passive ("PagerDuty was
     sunset"); with the stems of the words saying so and the names after "for", "with", "to" ... later in
@@ -178,7 +177,7 @@ def _ending(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor
     return ended, spoken, denials, reached
 
 
-def _bounded(lowered: list[str], anchor: list[str | None], marks: list[tuple[bool, bool, int]], j: int) -> bool:
+def _bounded(lowered: list[str], anchor: list[str | None], marks: Marks, j: int) -> bool:
     """Whether the clause going on at ``j`` bounds an end in time ("Maria is gone until Monday", "We left Jenkins
     for the weekend"): an absence, not an end."""
     while j < len(lowered) and not marks[j - 1][1]:

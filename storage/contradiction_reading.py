@@ -16,8 +16,11 @@ from .contradiction_words import (ADDING, ADDITION_WORDS, CHANGE_PHRASES, CHANGE
                                   OWNING, PASSIVE_OWNING, PAST_OWNING, PRONOUNS, REGIONS, REPLACING, SHORT,
                                   SPLIT_PHRASES, STOP, VERBS, _ANCHORING, _BEFORE_VERB, _CONTRASTS, _CONTRAST_NOT,
                                   _ENDED, _NO_SLOT, _PARTICLE_GAP, _PHRASE_STARTS, _STATE_GROUP, _SWITCHED, _TO,
-                                  region_us, stem)
+                                  Marks, Slots, region_us, stem)
 from .query import PASSIVE
+
+
+Owned = tuple[tuple[frozenset[str], frozenset[str], bool], ...]  # of each clause naming owners (``_Read.owned``)
 
 
 class _Token(NamedTuple):
@@ -45,7 +48,7 @@ class _Read:
     subjects: frozenset[str]  # names only standing where a subject stands ("Marta's train", "Helix is")
     # Of each clause naming owners (``_Token.subject``): (the owners' names, the keys of what they hold,
     # whether it is a plain present statement: ``PAST_OWNING``, ``HEDGES``).
-    owned: tuple[tuple[frozenset[str], frozenset[str], bool], ...] = ()
+    owned: Owned = ()
     adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING`` or "also", "too"
     contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
     denials: tuple[tuple[str, str], ...] = ()  # of ``negated``: (key, as written: "rather than spaces")
@@ -78,8 +81,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     tokens = _tokens(text)
     named, particles = _names_at(tokens, known)
     blobs: set[int] = set()  # the tokens after a base64 run
-    slots: list[tuple[str, str, str | None]] = []  # (type or "word", text, unit)
-    marks: list[tuple[bool, bool, int]] = []  # of each slot: (possessive, ends a clause, sentence)
+    slots: Slots = []  # (type or "word", text, unit)
+    marks: Marks = []  # of each slot: (possessive, ends a clause, sentence)
     skip = False
     sentence = -1
     hedged: set[int] = set()  # sentences that ask, suppose, deny or add (``HEDGES``)
@@ -217,8 +220,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                  frozenset(reached), frozenset(ended), frozenset(spoken))
 
 
-def _targets(slots: list[tuple[str, str, str | None]], lowered: list[str], anchor: list[str | None],
-             marks: list[tuple[bool, bool, int]]) -> frozenset[str]:
+def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: Marks) -> frozenset[str]:
     """The values right after a word of ``_TO`` (determiners aside) in a text holding change words:
     where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub Actions"), or,
     with none there and a change verb in the text, one content word ending its clause or before a stop word,
@@ -246,14 +248,13 @@ def _targets(slots: list[tuple[str, str, str | None]], lowered: list[str], ancho
     return frozenset(found)
 
 
-def _dated(slots: list[tuple[str, str, str | None]], at: int) -> bool:
+def _dated(slots: Slots, at: int) -> bool:
     """Whether slot ``at`` says from when ("since March", "as of today"): no part of what is held."""
     return slots[at - 1][1] == "since" or [t for _, t, _ in slots[max(0, at - 2):at]] == ["as", "of"]
 
 
-def _sequence(slots: list[tuple[str, str, str | None]], anchor: list[str | None],
-              marks: list[tuple[bool, bool, int]], phrases: set[int], hedged: set[int], rejected: set[int],
-              ) -> tuple[tuple[_Token, ...], frozenset[int], tuple[tuple[frozenset[str], frozenset[str], bool], ...]]:
+def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set[int], hedged: set[int],
+              rejected: set[int]) -> tuple[tuple[_Token, ...], frozenset[int], Owned]:
     """The content words and values of a text in order (but the words of change phrases at
     ``phrases`` and what a contrast rejects at ``rejected``: "npm" of "Use pnpm, not npm"), each marked
     where it stands (``_Token``), the clauses holding a change word, and what the owners a clause

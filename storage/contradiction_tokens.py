@@ -10,7 +10,7 @@ from functools import lru_cache
 from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate
 from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, NAME_PARTICLES, NAME_VERBS, NOT_NAMES,
                                   NUMBER_WORDS, SHORT, STOP, _BEFORE_VERB, _DATED_BY, _DAY_WORDS, _MONTH_SHORT,
-                                  _ORDINAL, _YEAR_BY)
+                                  _ORDINAL, _YEAR_BY, Tokens)
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
 
 
@@ -127,7 +127,7 @@ def _word_value(raw: str, lower: str, initial: bool) -> tuple[str, str, None] | 
 
 
 @lru_cache(maxsize=2048)
-def _tokens(text: str) -> tuple[tuple[str, bool, bool, bool, bool], ...]:
+def _tokens(text: str) -> Tokens:
     """(token, opens a sentence, was possessive, ends a clause, a question mark follows) in order, edge
     punctuation removed; "9,800" stays one token. A line opens a sentence, and a list marker opening
     it ("-", "*", "•", "1.") is no token. Cached: a text's names, reading and words each start here."""
@@ -160,8 +160,7 @@ def _capitalised(token: str) -> bool:
     return token[:1].isupper() and token.isalpha()
 
 
-def _names_at(tokens: tuple[tuple[str, bool, bool, bool, bool], ...],
-              known: frozenset[str]) -> tuple[set[int], set[int]]:
+def _names_at(tokens: Tokens, known: frozenset[str]) -> tuple[set[int], set[int]]:
     """Which tokens opening a sentence are read as names, and which particles inside a name are no
     word of their own ("Anne de Vries"). A capitalised word opening a sentence is a name when it is
     no function word ("The", "Our", "Yesterday": ``NOT_NAMES``) and either it, with the capitalised
@@ -243,8 +242,7 @@ def _month(raw: str) -> bool:
     return raw[:1].isupper() and (lower in MONTH_NAMES or lower in _MONTH_SHORT)
 
 
-def _calendar(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int, kind: str, norm: str,
-              unit: str | None) -> bool:
+def _calendar(tokens: Tokens, at: int, kind: str, norm: str, unit: str | None) -> bool:
     """Whether the number or identifier at ``at`` (read as ``kind``, ``norm``, ``unit``) is part of a date:
     a day of the month beside a month's name or a weekday ("20 December", "Dec 20", "Friday 20"), an
     ordinal day not before a noun ("the 20th", "on the 21st of"), a year after a month or its day
@@ -273,7 +271,7 @@ def _calendar(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int, k
                                       or before in _YEAR_BY and (last or after.lower() in STOP))  # "in 2027"
 
 
-def _short_month(tokens: tuple[tuple[str, bool, bool, bool, bool], ...], at: int) -> str | None:
+def _short_month(tokens: Tokens, at: int) -> str | None:
     """The month a capitalised short name at ``at`` stands for ("Dec 20", "4 Jan", "in Sept", "Dec 2026"),
     read beside a day or year in digits or after "in", "on", "since" ...; else None ("Jan owns the API")."""
     raw = tokens[at][0]

@@ -1,6 +1,6 @@
 """The words the contradiction test reads (``contradiction``), lowercase: function words, days, months and
 number words, states and their opposites, negations, change words and phrases (tuples of words), owners' verbs,
-and the sizes of a statement in words; ``stem`` reduces a word to the key it is compared by."""
+the sizes of a statement in words and the shapes of its tokens and slots; ``stem``, a word's key."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ from functools import lru_cache
 
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
 
+# Shapes: a text's tokens (token, opens a sentence, was possessive, ends a clause, a question mark follows),
+# its slots (type or "word", normal form or lowercase word, unit) and their marks (possessive, ends a clause, sentence).
+Tokens = tuple[tuple[str, bool, bool, bool, bool], ...]
+Slots = list[tuple[str, str, str | None]]
+Marks = list[tuple[bool, bool, int]]
 # Words whose full stop ends no sentence (a title, a company's form, Latin); consolidation's first sentences too.
 ABBREVIATIONS = frozenset({"dr.", "mr.", "mrs.", "ms.", "prof.", "st.", "mt.", "jr.", "sr.", "inc.", "corp.", "ltd.",
                            "e.g.", "i.e.", "vs.", "etc.", "approx.", "cf.", "al."})
