@@ -24,7 +24,7 @@ from .contradiction_compare import (_agreeing_not, _announced, _changes_subject,
                                     _numbered_apart, _parallel, _refilled, _reversed, _shares_subject, _swapped)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
-from .contradiction_words import (ALIGNED, LOWER_NAMES, STOP, TINY, _ENDED, _POINT_VALUES, _SAME_STATE, _STATE_GROUP,
+from .contradiction_words import (ALIGNED, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE, _STATE_GROUP,
                                   _WHEN_CHANGED, _WHEN_KINDS, stem)
 from .spellings import one_way
 
@@ -32,6 +32,7 @@ from .spellings import one_way
 STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradiction_pairs.py)
 CHANGED_SUBJECT = 0.3  # cosine enough for change words on the older's subject (``judge``; docs/benchmarks.md)
 REFILLED_SUBJECT = 0.2  # cosine enough for a name slot refilled in two texts of ``TINY`` words (docs/benchmarks.md)
+TINY = 6  # words of a memory whose vector is mostly its names'
 
 
 def only_older(older: str, newer: str) -> frozenset[str]:
@@ -245,6 +246,11 @@ _JOINTS = re.compile(r"[;,]|\b(?:and|but|while)\b", re.IGNORECASE)
 
 def _content(text: str) -> set[str]:
     return {stem(w) for w in _words(text) if w not in STOP}
+
+
+# What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
+# host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
+# for that question (trial 50: "The payments-api port is 9443" outdated the host's memory for "which host").
 ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
     "host": {"ident", "path"}, "hostname": {"ident", "path"}, "server": {"ident", "path", "name"},
     "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},

@@ -11,9 +11,22 @@ from functools import lru_cache
 
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
-from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, PARALLEL, PRONOUNS, REPLACING,
-                                  SHORT, STOP, VERBS, _BARE, _ORDERING, _POINT_VALUES, _RELATIVE, _SAME_STATE,
-                                  _STATE_GROUP, _SWAPPABLE, _WHEN, _WHEN_KINDS, stem)
+from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, PRONOUNS, REPLACING, SHORT, STOP,
+                                  VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS,
+                                  stem)
+
+
+PARALLEL = 0.35  # difflib ratio of two texts' words from which they are worded in parallel (docs/benchmarks.md)
+# Value types whose one-for-one swap is a change even without a shared neighbour word;
+# a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
+_SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
+# Verbs that say only that a name is had, not which slot it fills: "We use Docker" and "We use Slack" are two
+# tools side by side as often as one for the other, and the packaged model's cosine does not tell which.
+_BARE = frozenset("use uses using used have has had like likes liked love loves need needs needed want wants "
+                  "try tries tried get gets got own owns enjoy enjoys".split())
+# Words that put two things in an order or a choice: "tabs over spaces", "pnpm instead of npm", "staging
+# before production", "from MySQL to Postgres" (the last two: "to" only after "from", below).
+_ORDERING = frozenset({"over", "instead", "rather", "than", "vs", "versus", "not", "before", "after", "then"})
 
 
 def _same_name(a: str, b: str) -> bool:

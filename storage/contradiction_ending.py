@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import re
 
-from .contradiction_words import (CHANGE_VERBS, DETERMINERS, LOWER_NAMES, NAME_VERBS, REPLACING, STOP, _CONTRASTS,
-                                  _OBJECTS, _SPANS, _TO, _WHEN, Marks, Slots, Tokens)
+from .contradiction_words import (CHANGE_VERBS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PRONOUNS, REPLACING, STOP,
+                                  _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens)
 from .query import PASSIVE
+
+_OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some", "more"}  # "to make it", "to make a"
+# Words of a span of time, as stemmed, besides ``_WHEN``'s: "for the day", "for a while".
+_SPANS = frozenset({"day", "hour", "minute", "while", "moment", "sprint", "holiday", "vacation"})
 
 
 # Verbs ending the name after them, or before them in the passive ("We retired Jenkins", "We ditched Jenkins for

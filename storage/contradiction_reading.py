@@ -11,13 +11,44 @@ from typing import NamedTuple
 from .contradiction_ending import _ending, _lower_name, _name_slot
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
-from .contradiction_words import (ADDING, ADDITION_WORDS, CHANGE_PHRASES, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS,
-                                  DETERMINERS, HEDGES, INTERJECTIONS, LOWER_NAMES, NEGATIONS, OPENING_CHANGE_PHRASES,
-                                  OWNING, PASSIVE_OWNING, PAST_OWNING, PRONOUNS, REGIONS, REPLACING, SHORT,
-                                  SPLIT_PHRASES, STOP, VERBS, _ANCHORING, _BEFORE_VERB, _CONTRASTS, _CONTRAST_NOT,
-                                  _ENDED, _NO_SLOT, _PARTICLE_GAP, _PHRASE_STARTS, _STATE_GROUP, _SWITCHED, _TO,
-                                  Marks, Slots, region_us, stem)
+from .contradiction_words import (ADDITION_WORDS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
+                                  INTERJECTIONS, LOWER_NAMES, NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING, SHORT,
+                                  STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
+                                  region_us, stem)
 from .query import PASSIVE
+
+_SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
+_CONTRAST_NOT = frozenset({"not", "never"})  # after a comma and what it contrasts: "Use pnpm, not npm"
+CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
+                  ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
+                  ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"))
+# Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "Ana
+# started eating fish again"): the particle within ``_PARTICLE_GAP`` words after the verb, in one short
+# statement (``brief``; a chat turn's "started ... again" tells a story: bench/contradiction_alarms.py).
+SPLIT_PHRASES = {"handed": "over", "took": "over", "taken": "over", "takes": "over", "started": "again",
+                 "starts": "again", "began": "again"}
+_PARTICLE_GAP = 5
+# Phrases dating a change when they open the text ("As of this week the lead is Priya"); later in it they
+# date a state ("three refills left as of March").
+OPENING_CHANGE_PHRASES = (("as", "of"), ("starting", "from"), ("effective",))
+_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES) | frozenset(SPLIT_PHRASES)
+# An owner's slot holds one name only in a plain present statement: "owned", "managed" and "was the"
+# tell the past; a sentence with one of ``HEDGES``, a negation, an addition ("too", "as well") or a
+# question mark supposes, denies, adds or asks ("If Bob owns the billing service, ask him").
+PAST_OWNING = frozenset({"owned", "managed", "was"})
+HEDGES = frozenset("""if unless whether when whenever maybe perhaps probably suppose supposing assuming
+might could would should""".split())
+# Passive ownership: "The billing service is (now) owned by Bob".
+PASSIVE_OWNING = frozenset("owned managed led maintained headed chaired overseen supervised coordinated run".split())
+_ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
+_NO_SLOT = frozenset("under over above below within through till around across along among between behind beyond"
+                     " near".split())  # content words (not in ``STOP``) naming no value's slot (``_read``)
+# Verbs that add rather than replace: one speaks French and German, meets Bob and Carol. A name in a
+# clause holding one is no value in a single-valued slot. Forms as written ("reviews", "plays" are nouns
+# too; "called" renames: "The service is called Helix").
+ADDING = frozenset("""speak speaks spoke know knows knew visited met meet meets emailed messaged pinged phoned
+texted thanked reviewed like likes liked love loves loved enjoy enjoys enjoyed learned learns studied played
+watched mentioned helped contacted invited interviewed hired trained mentored saw sees joined""".split())
 
 
 Owned = tuple[tuple[frozenset[str], frozenset[str], bool], ...]  # of each clause naming owners (``_Read.owned``)

@@ -8,10 +8,18 @@ import re
 from functools import lru_cache
 
 from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate
-from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, NAME_PARTICLES, NAME_VERBS, NOT_NAMES,
-                                  NUMBER_WORDS, SHORT, STOP, _BEFORE_VERB, _DATED_BY, _DAY_WORDS, _MONTH_SHORT,
-                                  _ORDINAL, _YEAR_BY, Tokens)
+from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, NAME_VERBS, NOT_NAMES, NUMBER_WORDS, SHORT,
+                                  STOP, _BEFORE_VERB, Tokens)
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
+
+# Days in the other languages whose words the test reads (French, German, Spanish), as English's.
+_DAY_WORDS = dict(zip("""lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag
+samstag sonntag lunes martes miércoles jueves viernes sábado domingo""".split(), WEEKDAY_NAMES * 3))
+_MONTH_SHORT = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_ORDINAL = frozenset({"st", "nd", "rd", "th"})
+_DATED_BY = frozenset("on since until till by from before after".split())
+_YEAR_BY = _DATED_BY | {"in"}  # "due in 2027", "by 2028": a year alone
+NAME_PARTICLES = frozenset("de da di del della der den van von la le du dos das ter ten bin ibn al".split())
 
 
 # One character class repeated: linear in the text's length.
