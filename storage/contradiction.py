@@ -148,13 +148,11 @@ def _undated(older: str, newer: str) -> tuple[str, int] | None:
 
 
 def disagreement(older: str, newer: str) -> str | None:
-    """Why ``newer`` contradicts ``older`` (a short phrase naming the kind: ``"different time:
-    09:15 → 10:30"``, ``"opposite state: open → closed"``, ``"negation: not drink"``,
-    ``"different word: tabs → spaces"``, ``"change words: moved"``), or None when nothing in their
-    words disagrees, or when they are about different subjects: a word the other lacks stands
-    where a subject stands in each ("staging cluster" / "production cluster", "my daughter" / "my
-    son"), or, without change words, other words replaced besides ("we use Python 3.11" / "drop
-    Python 3.9")."""
+    """Why ``newer`` contradicts ``older`` (a short phrase naming the kind: ``"different time: 09:15 → 10:30"``,
+    ``"opposite state: open → closed"``, ``"negation: not drink"``, ``"different word: tabs → spaces"``, ``"change
+    words: moved"``), or None when nothing in their words disagrees, or when they are about different subjects: a word
+    the other lacks stands where a subject stands in each ("staging cluster" / "production cluster", "my daughter" /
+    "my son"), or, without change words, other words replaced besides ("we use Python 3.11" / "drop Python 3.9")."""
     judged = judge(older, newer)
     return None if judged is None else judged[0]
 
@@ -167,10 +165,9 @@ def newer_in_meaning(text: str, other: str, later: bool) -> bool:
 
 
 def _told_before(older: str, newer: str) -> bool:
-    """Whether ``newer``, with no change words, restates what ``older``, a change, left: "Our CI runs on
-    Jenkins" stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the
-    two (read as the newer of them it disagrees with ``older``, and it adds no value ``older`` lacks, or
-    nothing else disagrees)."""
+    """Whether ``newer``, with no change words, restates what ``older``, a change, left: "Our CI runs on Jenkins"
+    stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the two (read as the newer
+    of them it disagrees with ``older``, and it adds no value ``older`` lacks, or nothing else disagrees)."""
     old = _read(older)
     if not old.changes:  # most memories: the newer is not read
         return False
@@ -193,9 +190,8 @@ def contradicts(older: str, newer: str, cosine: float, gate: float) -> str | Non
 
 
 def may_contradict(older: str, newer: str, cosine: float, gate: float) -> bool:
-    """Whether two texts at ``cosine`` reach a gate :func:`contradicts` with ``gate`` may apply to them
-    (the lower ones are for two brief ones, the lowest for two of at most ``TINY`` words), known without
-    reading their words."""
+    """Whether two texts at ``cosine`` reach a gate :func:`contradicts` with ``gate`` may apply to them (the lower
+    ones are for two brief ones, the lowest for two of at most ``TINY`` words), known without reading their words."""
     if cosine >= min(gate, STRONG_SUBJECT):
         return True
     return brief(older) and brief(newer) and (cosine >= min(gate, CHANGED_SUBJECT) or cosine >= least_cosine(gate)
@@ -225,13 +221,12 @@ def names_subject(question: str, older: str, newer: str) -> bool:
 
 
 def asks_the_part_left(question: str, older: str, newer: str) -> bool:
-    """Whether ``older`` says two things in parts joined by "and", ";", "," or "but" ("The web app and
-    the API both run in eu-west-1", "The production API runs in eu-west-1; the staging API runs in
-    us-east-2"), ``newer`` is about another part than the one ``question`` asks about by a word
-    ``newer`` lacks ("where does the web app run?" for "The API runs in us-east-1"): what the newer
-    says leaves that part of the older as it was. The part asked about shares no word with ``newer``
-    that the other part lacks ("The daily standup meeting is at 9:15, and we run it in room B" is
-    outdated by "We now run the standup at 10:30" for "when is the daily standup meeting?")."""
+    """Whether ``older`` says two things in parts joined by "and", ";", "," or "but" ("The web app and the API both
+    run in eu-west-1", "The production API runs in eu-west-1; the staging API runs in us-east-2"), ``newer`` is about
+    another part than the one ``question`` asks about by a word ``newer`` lacks ("where does the web app run?" for
+    "The API runs in us-east-1"): what the newer says leaves that part of the older as it was. The part asked about
+    shares no word with ``newer`` that the other part lacks ("The daily standup meeting is at 9:15, and we run it in
+    room B" is outdated by "We now run the standup at 10:30" for "when is the daily standup meeting?")."""
     parts = [_content(part) for part in _JOINTS.split(older[:ALIGNED * 40])]
     if len(parts) < 2:
         return False

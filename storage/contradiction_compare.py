@@ -167,13 +167,12 @@ def _differences(old: _Read, new: _Read) -> list[tuple[tuple[_Token, ...], tuple
 
 def _refilled(older: str, newer: str, old: _Read, new: _Read,
               swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
-    """Whether two brief texts say the same frame with one slot refilled by another name or identifier
-    ("Our CI runs on Jenkins" / "... on GitHub Actions", "We use Poetry for packaging" / "... uv ...", "Rosa
-    heads the platform group" / "Karim heads ..."), ``swap`` being their one difference, in a frame (no interjection:
-    "ok a6" / "ok b1") naming the slot (:func:`_slot_named`) or beside a change word both say: as strong evidence as a
-    change verb (2: ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart
-    (docs/benchmarks.md, issue 27 §2). Not where the swap stands as a subject, is
-    what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
+    """Whether two brief texts say the same frame with one slot refilled by another name or identifier ("Our CI runs
+    on Jenkins" / "... on GitHub Actions", "We use Poetry for packaging" / "... uv ...", "Rosa heads the platform
+    group" / "Karim heads ..."), ``swap`` being their one difference, in a frame (no interjection: "ok a6" / "ok b1")
+    naming the slot (:func:`_slot_named`) or beside a change word both say: as strong evidence as a change verb (2:
+    ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart (docs/benchmarks.md, issue 27
+    §2). Not where the swap stands as a subject, is what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
     tokens = swap[0] + swap[1]
     keys = {t.key for t in new.sequence}  # the frame: a content word of the swap's clause in both ("use"), or
     framed = any(t.clause == swap[0][0].clause and t not in swap[0] and t.key in keys and t.key not in INTERJECTIONS
@@ -219,14 +218,13 @@ def _choices(read: _Read, swapped: _Token) -> bool:
 
 
 def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
-    """Whether the newer text's change words can act on the older: half the words of the subject of a
-    clause holding them (``_Token.subject``: "The API now uses gRPC", "Zoë's swimming group now
-    meets") are among the older's words (not "The API rate limit is now 250" beside "The SLO for the
-    public API", trial of stop 47), or the whole
-    subject of a clause of the older among the newer's ("the billing service", not "billing" alone:
-    "Now Bob is on the billing team" changes no owner of the billing service), or either has none (a
-    pronoun leads: "We moved builds to Buildkite"). A value standing elsewhere than a subject does not
-    count ("... through the API" is no memory about the API)."""
+    """Whether the newer text's change words can act on the older: half the words of the subject of a clause holding
+    them (``_Token.subject``: "The API now uses gRPC", "Zoë's swimming group now meets") are among the older's words
+    (not "The API rate limit is now 250" beside "The SLO for the public API", trial of stop 47), or the whole subject
+    of a clause of the older among the newer's ("the billing service", not "billing" alone: "Now Bob is on the billing
+    team" changes no owner of the billing service), or either has none (a pronoun leads: "We moved builds to
+    Buildkite"). A value standing elsewhere than a subject does not count ("... through the API" is no memory about
+    the API)."""
     told = _by_clause(t for t in new.sequence
                       if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses)
     was = _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES)
@@ -251,13 +249,12 @@ def _replaces(old: _Read, new: _Read) -> bool:
 
 
 def _changes_subject(old: _Read, new: _Read) -> bool:
-    """Whether a clause of the newer holding change words names most words of the older's subject
-    ("We relocated the office to Porto" / "The office is in Lisbon", not "The staging database is
-    refreshed ..." / "We migrated the database to Postgres"), or, when a pronoun leads the older, of
-    the things it names ("the webshop"), or a name the older holds ("We swapped Kong for Traefik" /
-    "The API gateway is Kong"), or every word of the older naming the slot its name fills (but a bare verb,
-    ``_BARE``) when the change goes to another name ("Packaging was migrated to bun" / "We use Poetry for
-    packaging")."""
+    """Whether a clause of the newer holding change words names most words of the older's subject ("We relocated the
+    office to Porto" / "The office is in Lisbon", not "The staging database is refreshed ..." / "We migrated the
+    database to Postgres"), or, when a pronoun leads the older, of the things it names ("the webshop"), or a name the
+    older holds ("We swapped Kong for Traefik" / "The API gateway is Kong"), or every word of the older naming the
+    slot its name fills (but a bare verb, ``_BARE``) when the change goes to another name ("Packaging was migrated to
+    bun" / "We use Poetry for packaging")."""
     said = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind not in _POINT_VALUES}
     subject = {t.key for t in old.sequence if t.subject and t.kind not in _POINT_VALUES} or {
         t.key for t in old.sequence if t.kind not in _POINT_VALUES and (t.kind != "word" or t.determined)}
@@ -282,10 +279,9 @@ def _in_order(subject: set[str], sequence: tuple[_Token, ...], head: bool = Fals
 
 
 def _reversed(older: str, newer: str) -> str | None:
-    """``reversed: tabs over spaces → spaces over tabs`` when the newer text is the older with two
-    of its words exchanged across a word of order or choice (``_ORDERING``, or "from ... to"), change
-    words ("now") aside; else None. The same words in another order and nothing else: no other
-    test sees a difference."""
+    """``reversed: tabs over spaces → spaces over tabs`` when the newer text is the older with two of its words
+    exchanged across a word of order or choice (``_ORDERING``, or "from ... to"), change words ("now") aside; else
+    None. The same words in another order and nothing else: no other test sees a difference."""
     a, b = ([w for w in _words(text) if w not in CHANGE_WORDS or w == "instead"] for text in (older, newer))
     if len(a) != len(b):
         return None
@@ -343,10 +339,9 @@ def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: lis
 
 
 def _announced(old: _Read, new: _Read) -> bool:
-    """Whether every value of the newer text, or every value its change goes to (``_Read.targets``),
-    is one the older already names: its change words report what the older planned or did ("Decided
-    to migrate the staging database to stg-db-07" / "The staging database is now stg-db-07.lan",
-    trial of stop 47), not a value replaced."""
+    """Whether every value of the newer text, or every value its change goes to (``_Read.targets``), is one the older
+    already names: its change words report what the older planned or did ("Decided to migrate the staging database to
+    stg-db-07" / "The staging database is now stg-db-07.lan", trial of stop 47), not a value replaced."""
     was = values_of(old)
     held = {t.key for t in old.sequence if not t.subject}  # "to the afternoon" after "The standup is in the afternoon"
     if _replaces(old, new):  # "We replaced Poetry with uv" after "We use Poetry"
@@ -371,10 +366,9 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
     for group, word in new.states:
         if group in old_states and _SAME_STATE.get(word, word) not in held:
             return f"opposite state: {old_states[group]} → {word}"
-    # One text denies, the other does not; or only one denies outright and the other only rejects
-    # an alternative ("Use pnpm, not npm" / "We do not use pnpm": trial 60 #4).
-    # Or the newer ends a name the older holds and does not deny: "We ditched CircleCI for Buildkite" after "We
-    # ditched Jenkins for CircleCI" (trial verify62 N4).
+    # One text denies, the other does not; or only one denies outright and the other only rejects an alternative ("Use
+    # pnpm, not npm" / "We do not use pnpm": trial 60 #4). Or the newer ends a name the older holds and does not deny:
+    # "We ditched CircleCI for Buildkite" after "We ditched Jenkins for CircleCI" (trial verify62 N4).
     outright = [bool(read.negated - read.contrasted) for read in (old, new)]
     # An end of a name the older holds shares that name, even one written as an identifier ("socket.io").
     ends = _ends_held(old, new)

@@ -13,8 +13,6 @@ from .query import PASSIVE
 _OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some", "more"}  # "to make it", "to make a"
 # Words of a span of time, as stemmed, besides ``_WHEN``'s: "for the day", "for a while".
 _SPANS = frozenset({"day", "hour", "minute", "while", "moment", "sprint", "holiday", "vacation"})
-
-
 # Verbs ending the name after them, or before them in the passive ("We retired Jenkins", "We ditched Jenkins for
 # CircleCI", "PagerDuty was sunset"), some only with their particle ("stopped using", "moved off", "phased out"):
 # read as a denial of the name from then on (``_ending``).
@@ -51,13 +49,12 @@ _NAME_SLOT = frozenset("use uses using used with via on by replaced swapped".spl
 
 
 def _name_slot(tokens: Tokens, at: int) -> bool:
-    """Whether the word at ``at`` stands where a name does: after a form of "use" or a word of ``_NAME_SLOT``
-    ("We use uv daily", "Packaging is done with uv"), after "to" or "from" in a text with a change verb
-    (``CHANGE_VERBS``) or after a contrast ("instead of npm", "not npm"), ending its clause or before a stop word
-    but an object ("We switched from npm to pnpm"; not "to make sure", "moved on to make a difference"), or
-    opening a sentence before a verb of ``NAME_VERBS`` or ``query.PASSIVE`` ("pip was replaced by uv"); after an
-    ending verb and determiners ("We cancelled our npm subscription") or after "for", "with" in a text with one ("We
-    ditched npm for yarn")."""
+    """Whether the word at ``at`` stands where a name does: after a form of "use" or a word of ``_NAME_SLOT`` ("We use
+    uv daily", "Packaging is done with uv"), after "to" or "from" in a text with a change verb (``CHANGE_VERBS``) or
+    after a contrast ("instead of npm", "not npm"), ending its clause or before a stop word but an object ("We
+    switched from npm to pnpm"; not "to make sure", "moved on to make a difference"), or opening a sentence before a
+    verb of ``NAME_VERBS`` or ``query.PASSIVE`` ("pip was replaced by uv"); after an ending verb and determiners ("We
+    cancelled our npm subscription") or after "for", "with" in a text with one ("We ditched npm for yarn")."""
     before = tokens[at - 1][0].lower() if at else ""
     after = tokens[at + 1][0].lower() if at + 1 < len(tokens) else ""
     if tokens[at][1]:

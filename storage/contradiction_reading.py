@@ -49,8 +49,6 @@ _NO_SLOT = frozenset("under over above below within through till around across a
 ADDING = frozenset("""speak speaks spoke know knows knew visited met meet meets emailed messaged pinged phoned
 texted thanked reviewed like likes liked love loves loved enjoy enjoys enjoyed learned learns studied played
 watched mentioned helped contacted invited interviewed hired trained mentored saw sees joined""".split())
-
-
 Owned = tuple[tuple[frozenset[str], frozenset[str], bool], ...]  # of each clause naming owners (``_Read.owned``)
 
 
@@ -354,8 +352,9 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
 @lru_cache(maxsize=1024)
 def values(text: str) -> frozenset[str]:
     """The normal forms of the values ``text`` states ("09:15", "db-stg-03", "helix" ...)."""
-    return frozenset(norm for found in _read(text).values.values() for norm in found)
+    return frozenset(values_of(_read(text)))
 
 
 def values_of(read: _Read) -> set[str]:
+    """The normal forms of the values ``read`` holds, of every type."""
     return {norm for found in read.values.values() for norm in found}

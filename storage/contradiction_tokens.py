@@ -20,8 +20,6 @@ _ORDINAL = frozenset({"st", "nd", "rd", "th"})
 _DATED_BY = frozenset("on since until till by from before after".split())
 _YEAR_BY = _DATED_BY | {"in"}  # "due in 2027", "by 2028": a year alone
 NAME_PARTICLES = frozenset("de da di del della der den van von la le du dos das ter ten bin ibn al".split())
-
-
 # One character class repeated: linear in the text's length.
 _TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
 _EDGE = ".,:'’\"*`…™®~"  # trial 54 #6: "ArgoCD…", "ArgoCD™" were another name than "ArgoCD"
@@ -169,13 +167,12 @@ def _capitalised(token: str) -> bool:
 
 
 def _names_at(tokens: Tokens, known: frozenset[str]) -> tuple[set[int], set[int]]:
-    """Which tokens opening a sentence are read as names, and which particles inside a name are no
-    word of their own ("Anne de Vries"). A capitalised word opening a sentence is a name when it is
-    no function word ("The", "Our", "Yesterday": ``NOT_NAMES``) and either it, with the capitalised
-    words and particles after it, stands right before a verb of state or ownership ("Alice Martin
-    owns", "Jonas Berg is", "Bob now leads": ``NAME_VERBS``), is possessive ("Maya's rent"), or is in
-    ``known`` (written as a name inside a sentence of either text compared), or stands before a passive end
-    ("Jenkins got the axe": ``_predicate``). Why these: see
+    """Which tokens opening a sentence are read as names, and which particles inside a name are no word of their own
+    ("Anne de Vries"). A capitalised word opening a sentence is a name when it is no function word ("The", "Our",
+    "Yesterday": ``NOT_NAMES``) and either it, with the capitalised words and particles after it, stands right before
+    a verb of state or ownership ("Alice Martin owns", "Jonas Berg is", "Bob now leads": ``NAME_VERBS``), is
+    possessive ("Maya's rent"), or is in ``known`` (written as a name inside a sentence of either text compared), or
+    stands before a passive end ("Jenkins got the axe": ``_predicate``). Why these: see
     docs/how-memory-works.md#contradictions."""
     named: set[int] = set()
     particles: set[int] = set()
@@ -251,12 +248,11 @@ def _month(raw: str) -> bool:
 
 
 def _calendar(tokens: Tokens, at: int, kind: str, norm: str, unit: str | None) -> bool:
-    """Whether the number or identifier at ``at`` (read as ``kind``, ``norm``, ``unit``) is part of a date:
-    a day of the month beside a month's name or a weekday ("20 December", "Dec 20", "Friday 20"), an
-    ordinal day not before a noun ("the 20th", "on the 21st of"), a year after a month or its day
-    ("December 2026", "Dec 20, 2026"), or a day and month in digits after "on", "since" ... ("on 20/12").
-    Read as a date, a question asking when reads the change as one (trial 59: "20 → 21 December" was a
-    number, which "when does the freeze start?" does not ask for)."""
+    """Whether the number or identifier at ``at`` (read as ``kind``, ``norm``, ``unit``) is part of a date: a day of
+    the month beside a month's name or a weekday ("20 December", "Dec 20", "Friday 20"), an ordinal day not before a
+    noun ("the 20th", "on the 21st of"), a year after a month or its day ("December 2026", "Dec 20, 2026"), or a day
+    and month in digits after "on", "since" ... ("on 20/12"). Read as a date, a question asking when reads the change
+    as one (trial 59: "20 → 21 December" was a number, which "when does the freeze start?" does not ask for)."""
     def raw(j: int) -> str:
         return tokens[j][0] if 0 <= j < len(tokens) else ""
 
