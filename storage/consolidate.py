@@ -20,7 +20,8 @@ from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
 from .candidates import worded_near
 from .change_pairs import compared_scopes, joined_ends, kept_across
-from .contradiction import ABBREVIATIONS, contradicts, disagreement, least_cosine, newer_in_meaning
+from .contradiction import contradicts, disagreement, least_cosine, newer_in_meaning
+from .contradiction_words import ABBREVIATIONS
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
 from .literal import literal_tokens

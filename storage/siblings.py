@@ -11,7 +11,7 @@ import unicodedata
 from functools import lru_cache
 from itertools import islice
 
-from .contradiction import HEADS, REGIONS, region_us, stem
+from .contradiction_words import HEADS, REGIONS, region_us, stem
 from .query import AUXILIARIES, GENERIC_WORDS, STOP_WORDS
 from .roles import asks_for_someone, other_role
 from .textindex import FOLDED_LETTERS

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from itertools import takewhile
 
-from .contradiction import stem
+from .contradiction_words import stem
 from .query import ADVERBIAL, AUXILIARIES, STOP_WORDS
 from .siblings import MONTHS, SPEAKER, WEEKDAYS, Words, read_words, sibling
 
@@ -53,6 +53,7 @@ _NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine t
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
     hundreds thousand thousands million millions dozen dozens single couple few several many no none unlimited
     half both first second third fourth fifth sixth seventh eighth ninth tenth""".split())
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")  # a year of birth in digits
 
 
 @lru_cache(maxsize=1024)  # a recall asks it of its top hits twice: for their rivals, then for their confidence
@@ -228,6 +229,11 @@ def _audience(word: str) -> str:
     return SAME_AUDIENCE.get(word, word)
 
 
+def _counts(said: Words) -> bool:
+    """Whether words read by ``siblings.read_words`` hold a number, in digits or words ("two", "a dozen")."""
+    return any(any(c.isdigit() for c in w) or w in _NUMBER_WORDS for w, _, _ in said)
+
+
 def lacks_the_number(question: str, content: str) -> tuple[str, str] | None:
     """``("how many", "")`` (or the words asking an age) when ``question`` asks for a count or an age and
     ``content`` holds no number, in digits or words ("two", "a dozen"), nor what is counted, or for an
@@ -237,15 +243,15 @@ def lacks_the_number(question: str, content: str) -> tuple[str, str] | None:
     team?") or a birth year ("What year was my daughter born?") the same way."""
     said = read_words(content)
     if (asking := _YEAR_BORN.search(question)) is not None:
-        if not any(w in _AGE_WORDS - {"born"} or re.fullmatch(r"(?:1[89]|20)\d\d", w) for w, _, _ in said):
+        if not any(w in _AGE_WORDS - {"born"} or _YEAR.fullmatch(w) for w, _, _ in said):
             return "what year born", ""
         return None
     if (asking := _SIZE.search(question)) is not None:
-        if not any(any(c.isdigit() for c in w) or w in _NUMBER_WORDS for w, _, _ in said):
+        if not _counts(said):
             return asking.group(0).strip().lower(), ""
         return None
     if (asking := _AGE.search(question)) is not None:
-        if not any(w in _AGE_WORDS or re.fullmatch(r"(?:1[89]|20)\d\d", w) for w, _, _ in said):
+        if not any(w in _AGE_WORDS or _YEAR.fullmatch(w) for w, _, _ in said):
             return asking.group(0).strip().lower(), ""
         return None
     if (asking := _COUNT.search(question)) is None:
@@ -254,6 +260,6 @@ def lacks_the_number(question: str, content: str) -> tuple[str, str] | None:
     # the counted noun among the three words after "how many": "how many video game tournaments").
     counted = list(takewhile(lambda w: w not in STOP_WORDS, asking.group(1).lower().split()))
     if {stem(w) for w in counted} & {stem(w) for w, _, _ in said} \
-            or any(any(c.isdigit() for c in w) or w in _NUMBER_WORDS for w, _, _ in said):
+            or _counts(said):
         return None
     return asking.group(0).strip().lower(), ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from memvault.storage.contradiction import (CHANGED_SUBJECT, REFILLED_SUBJECT, STRONG_SUBJECT, contradicts,
                                              disagreement, names_subject, stem, values)
+from memvault.storage.contradiction_reading import _read
 
 
 @pytest.mark.parametrize(("older", "newer", "kind"), [
@@ -81,6 +82,16 @@ def test_the_same_words_in_another_order_without_a_choice_between_them_are_not_r
 def test_the_reason_names_the_values_in_normal_form():
     assert disagreement("Standup is at 9.15 am.", "Standup is at 10:30.") == "different time: 09:15 → 10:30"
     assert values("The import handles 1,000 rows at 2pm on db-7.") == {"1000", "14:00", "db-7"}
+
+
+@pytest.mark.parametrize(("text", "time"), [
+    ("The door opens at 25:00", None), ("The door opens at 9:75", None), ("Standup at 0:60", None),
+    ("The door opens at 13pm", None), ("The door opens 9:00-25:00", None),  # past a clock's range: no time
+    ("The door opens at 23:59", "23:59"), ("The door opens at 12pm", "12:00"), ("Standup at 0:59", "00:59"),
+    ("The door opens 9:00-17:00", "09:00-17:00"),
+])
+def test_a_clock_reading_past_its_range_is_no_time(text, time):
+    assert set(_read(text).values.get("time", {})) == ({time} if time else set())
 
 
 def test_stems_join_the_forms_of_a_word():

@@ -1,5 +1,5 @@
 """A text's reading in the contradiction test is read once for every ``known`` that names no more of
-its words (``contradiction._naming``), and is always what reading it afresh with that ``known`` gives:
+its words (``contradiction_reading._naming``), and is always what reading it afresh with that ``known`` gives:
 recall judges each pair of its top hits, and each text was read again for each other text naming
 words it opens a sentence with."""
 
@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.storage import contradiction
-from memvault.storage.contradiction import _read, _reading, inner_names, openers
+from memvault.storage import contradiction_reading
+from memvault.storage.contradiction_reading import _read, _reading
+from memvault.storage.contradiction_tokens import inner_names, openers
 
 PAIRS = [
     ("Alice owns the billing service.", "Since May Alice drinks coffee."),
@@ -39,4 +40,4 @@ def test_a_reading_with_known_names_is_the_reading_afresh(older, newer):
     ("Marta's train leaves at 9:15.", frozenset({"marta"}), False),  # possessive: named already
 ])
 def test_known_words_count_only_when_they_make_a_name(text, known, named):
-    assert (contradiction._naming(text, known) == known) is named
+    assert (contradiction_reading._naming(text, known) == known) is named

@@ -1,0 +1,423 @@
+"""The comparisons of two readings (``contradiction_reading._Read``) that ``contradiction.judge`` weighs: a value
+replaced in its slot, a negation or an end of what the other holds, subjects told apart, two texts worded in
+parallel, one name slot refilled."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from .contradiction_reading import _Read, _Token, _read, values_of
+from .contradiction_tokens import _words, brief
+from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, PRONOUNS, REPLACING, SHORT, STOP,
+                                  VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS,
+                                  stem)
+
+
+PARALLEL = 0.35  # difflib ratio of two texts' words from which they are worded in parallel (docs/benchmarks.md)
+# Value types whose one-for-one swap is a change even without a shared neighbour word;
+# a number needs one ("4 nodes" → "6 nodes", not "4 nodes" → "36 hours").
+_SWAPPABLE = frozenset({"time", "day", "month", "date", "ident", "path", "name"})
+# Verbs that say only that a name is had, not which slot it fills: "We use Docker" and "We use Slack" are two
+# tools side by side as often as one for the other, and the packaged model's cosine does not tell which.
+_BARE = frozenset("use uses using used have has had like likes liked love loves need needs needed want wants "
+                  "try tries tried get gets got own owns enjoy enjoys".split())
+# Words that put two things in an order or a choice: "tabs over spaces", "pnpm instead of npm", "staging
+# before production", "from MySQL to Postgres" (the last two: "to" only after "from", below).
+_ORDERING = frozenset({"over", "instead", "rather", "than", "vs", "versus", "not", "before", "after", "then"})
+
+
+def _same_name(a: str, b: str) -> bool:
+    """"postgres" and "postgresql": one name spelt out further (but "lindgarden-mesh" is another)."""
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short) and long[len(short):].isalpha()
+
+
+def _spelt_further(same: Callable[[str, str], bool], a: str, read_a: _Read, b: str, read_b: _Read) -> bool:
+    """Whether ``a`` of ``read_a`` and ``b`` of ``read_b`` are one name or host written out further
+    (``same``: "Jo" / "Joanna"), unless the text of the longer says the shorter too: "CircleCI" of
+    "Our CI runs on CircleCI" is no "CI" written longer."""
+    short, long = (a, read_b) if len(a) < len(b) else (b, read_a)
+    return same(a, b) and short not in long.words
+
+
+_DOMAIN_TAIL = re.compile(r"(?:\.[a-z][a-z0-9-]*)+")
+
+
+def _same_host(a: str, b: str) -> bool:
+    """"stg-db-07" and "stg-db-07.lan": one host named with its domain (trial of stop 47), not
+    "kong-3.6" and "kong-3.6.1" (a version spelt further is another)."""
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short) and _DOMAIN_TAIL.fullmatch(long[len(short):]) is not None
+
+
+def _changed_value(old: _Read, new: _Read) -> str | None:
+    """"different <type>: <old> → <new>" for a value of one type replaced in the same slot."""
+    for kind in sorted(old.values.keys() & new.values.keys()):
+        olds, news = old.values[kind], new.values[kind]
+        # A name standing where a subject stands names the subject, not a value in a slot.
+        gone = [norm for norm in olds if norm not in news and not (kind == "name" and _subject(old, norm))]
+        came = [norm for norm in news if norm not in olds and not (kind == "name" and _subject(new, norm))]
+        counted = len(gone), len(came)
+        if kind == "name":  # a name denied is in no slot: "We do not use MySQL" / "We do not use Postgres"
+            gone = [g for g in gone if _in_slot(old, g, new) and g not in old.negated]
+            came = [c for c in came if _in_slot(new, c, old) and c not in new.negated]
+        elif old.adding | new.adding and _names_in(old, old.adding) != _names_in(new, new.adding):
+            # "met Bob on Monday" / "met Carol on Tuesday": two meetings, not one moved
+            gone = [g for g in gone if g not in old.adding]
+            came = [c for c in came if c not in new.adding]
+        lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
+        same = _same_name if kind == "name" else _same_host if kind == "ident" else None
+        if same is not None and len(gone) * len(came) <= 64:
+            gone = [g for g in gone if not any(_spelt_further(same, g, old, c, new) for c in came)]
+            came = [c for c in came if not any(_spelt_further(same, g, old, c, new) for g in olds)]
+        if not gone or not came:
+            continue
+        anchors = {a for norm in gone for a in olds[norm]}
+        shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
+        # a lone swap in two texts sharing a word or saying a change: "ok a6" / "ok b1" say nothing of one slot
+        # (trial verify63 N8); "We switched to Poetry" / "We switched to uv" do
+        if shared or (kind in _SWAPPABLE and lone and len(gone) == 1 and len(came) == 1
+                      and bool(old.words & new.words - INTERJECTIONS or old.changes or new.changes)
+                      and not _told_apart(old, gone[0], new, came[0])
+                      and not _beside_apart(olds[gone[0]], new, news[came[0]], old)):
+            return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
+    return None
+
+
+def _beside_apart(was: set[str], new: _Read, now: set[str], old: _Read) -> bool:
+    """Whether two values stand beside words (``was`` in ``old``, ``now`` in ``new``) that the other
+    text never says: each in a slot the other does not name ("its repository is git.example.com/x" /
+    "exposes metrics on port 9104 under /metrics", trial of stop 46), not one slot refilled ("Standup
+    is at 9:15" / "Standup now happens at 10:30": "standup" is in both)."""
+    return bool(was) and bool(now) and was.isdisjoint(new.words) and now.isdisjoint(old.words)
+
+
+def _subject(read: _Read, name: str) -> bool:
+    """Whether the name ``name`` is what ``read`` is about, not a value in a slot: standing where a
+    subject stands, or assigned (``SVC=auth-svc``) where the text also says it as a word ("To debug
+    auth-svc locally ... SVC=auth-svc": a runbook written for each service, trial of stop 46)."""
+    assigned = name.partition("=")[2]
+    return name in read.subjects or bool(assigned) and any(
+        t.kind == "word" and t.shown == assigned for t in read.sequence)
+
+
+def _in_slot(read: _Read, name: str, other: _Read) -> bool:
+    """Whether ``name`` in ``read`` can be one value of a single-valued slot that ``other`` fills:
+    not the object of a verb that adds (``ADDING``: "speaks French"), and, as an owner, holding in a
+    plain present statement the very thing (the same words) that owners in ``other`` hold so ("Bob
+    owns the billing service", not its tests, "the new billing service", "... too", "If Bob owns")."""
+    if name in read.adding:
+        return False
+    held = {h for owners, h, plain in read.owned if name in owners}
+    if not held:
+        return True
+    mine = {h for owners, h, plain in read.owned if name in owners and plain}
+    if not mine.isdisjoint(h for owners, h, plain in other.owned if plain and owners):
+        return True
+    # "Tomás is the team lead" / "The team lead is Maria": what it holds is the other's subject.
+    said = _by_clause(t for t in other.sequence if t.subject and t.kind in ("word", "name"))
+    return any(frozenset(subject) in mine for subject in said.values())
+
+
+def _by_clause(tokens: Iterable[_Token]) -> dict[int, set[str]]:
+    """The keys of ``tokens`` by their clause."""
+    found: dict[int, set[str]] = {}
+    for t in tokens:
+        found.setdefault(t.clause, set()).add(t.key)
+    return found
+
+
+def _names_in(read: _Read, norms: frozenset[str]) -> frozenset[str]:
+    return frozenset(norms & read.values.get("name", {}).keys())
+
+
+def _told_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
+    """Whether the clauses holding value ``was`` in ``old`` and ``now`` in ``new`` have subjects and
+    neither text holds the other's ("The admin UI talks to Postgres through the API" / "The API talks
+    to Postgres through PgBouncer"; a name the other holds after its verb does not count, as in
+    ``_shares_subject``): then the values are in the slots of two subjects, not one."""
+    subjects, held = [], []
+    for read, value in ((old, was), (new, now)):
+        clauses = {t.clause for t in read.sequence if t.key == value}
+        subjects.append({t.key for t in read.sequence
+                         if t.clause in clauses and t.subject and t.kind not in _POINT_VALUES and t.key != value})
+        held.append({t.key for t in read.sequence if t.subject or t.kind == "word"})
+    return all(subjects) and subjects[0].isdisjoint(held[1]) and subjects[1].isdisjoint(held[0])
+
+
+def _swapped(side: tuple[_Token, ...], other: set[str], placed: bool,
+             clauses: set[int] | None = None) -> bool:
+    """Whether ``side`` of a replaced stretch holds a word the other text lacks (in one of ``clauses``
+    when given): one standing where a subject stands (``placed``; a name or identifier too), else any
+    content word but a state's."""
+    return any(t.key not in other and (clauses is None or t.clause in clauses) and (
+        t.subject and t.kind not in _POINT_VALUES if placed
+        else t.kind == "word" and t.shown not in _STATE_GROUP) for t in side)
+
+
+def _differences(old: _Read, new: _Read) -> list[tuple[tuple[_Token, ...], tuple[_Token, ...]]]:
+    """The stretches of content in which the two texts differ, (older's, newer's), by alignment."""
+    a, b = old.sequence[:ALIGNED], new.sequence[:ALIGNED]
+    matcher = SequenceMatcher(None, [t.key for t in a], [t.key for t in b], autojunk=False)
+    return [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def _refilled(older: str, newer: str, old: _Read, new: _Read,
+              swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
+    """Whether two brief texts say the same frame with one slot refilled by another name or identifier ("Our CI runs
+    on Jenkins" / "... on GitHub Actions", "We use Poetry for packaging" / "... uv ...", "Rosa heads the platform
+    group" / "Karim heads ..."), ``swap`` being their one difference, in a frame (no interjection: "ok a6" / "ok b1")
+    naming the slot (:func:`_slot_named`) or beside a change word both say: as strong evidence as a change verb (2:
+    ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart (docs/benchmarks.md, issue 27
+    §2). Not where the swap stands as a subject, is what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
+    tokens = swap[0] + swap[1]
+    keys = {t.key for t in new.sequence}  # the frame: a content word of the swap's clause in both ("use"), or
+    framed = any(t.clause == swap[0][0].clause and t not in swap[0] and t.key in keys and t.key not in INTERJECTIONS
+                 for t in old.sequence) \
+        or not set(old.changes).isdisjoint(new.changes)  # a change word ("We switched to Poetry")
+    named = [all(t.kind in ("name", "ident") for t in side) for side in swap]  # a name, or one word for it
+    return framed and brief(older) and brief(newer) and not (old.addition or new.addition) and any(named) \
+        and all(ok or len(side) == 1 for ok, side in zip(named, swap, strict=True)) \
+        and not any(_spelt_further(same, x.key, old, y.key, new) for x in swap[0] for y in swap[1]
+                    for same in (_same_name, _same_host)) \
+        and not any(t.subject or t.key in old.adding | new.adding for t in tokens) \
+        and all(_in_slot(old, t.key, new) for t in swap[0]) and all(_in_slot(new, t.key, old) for t in swap[1]) \
+        and _choices(old, swap[0][-1]) and _choices(new, swap[1][-1]) \
+        and _same_frame(older, newer, swap) and (_slot_named(older, newer, swap) or not set(old.changes).isdisjoint(
+            new.changes))
+
+
+def _slot_named(older: str, newer: str, swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
+    """Whether the frame the two texts share names the slot ``swap`` refills with a word beyond a bare verb
+    of having (``_BARE``) and stop words: "Our CI runs on ...", "... for packaging", "..., not webpack",
+    "We deploy with ...", not "We use ..." alone."""
+    swapped = {t.shown for side in swap for t in side}
+    return any(w not in STOP and w not in _BARE and w not in swapped and w.isalnum()
+               for w in set(_words(older)) & set(_words(newer)))
+
+
+def _same_frame(older: str, newer: str, swap: tuple[tuple[_Token, ...], tuple[_Token, ...]]) -> bool:
+    """Whether the two texts, word for word, differ only in ``swap``, stop words ("we", "the") aside:
+    "We use Terraform for infrastructure" / "Use OpenTofu for infrastructure", not
+    "We moved CI from Jenkins to GitHub Actions" / "Our CI runs on GitHub Actions"."""
+    a, b = _words(older), _words(newer)
+    opcodes = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    content = [[[w for w in words if w not in STOP] for words in (a[i1:i2], b[j1:j2])]
+               for tag, i1, i2, j1, j2 in opcodes if tag != "equal" and not STOP.issuperset(a[i1:i2] + b[j1:j2])]
+    return content == [[[t.shown for t in side] for side in swap]]
+
+
+def _choices(read: _Read, swapped: _Token) -> bool:
+    """Whether a word swapped in ``read`` may be read as a choice changed: it denies nothing, or only
+    contrasts what it keeps with what it rejects and ``swapped`` is what it keeps ("pnpm" of "Use
+    pnpm, not npm"; not "prefers" of "Priya prefers tea, not coffee")."""
+    return not read.negated or not read.negated - read.contrasted and swapped.key in read.chosen
+
+
+def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
+    """Whether the newer text's change words can act on the older: half the words of the subject of a clause holding
+    them (``_Token.subject``: "The API now uses gRPC", "Zoë's swimming group now meets") are among the older's words
+    (not "The API rate limit is now 250" beside "The SLO for the public API", trial of stop 47), or the whole subject
+    of a clause of the older among the newer's ("the billing service", not "billing" alone: "Now Bob is on the billing
+    team" changes no owner of the billing service), or either has none (a pronoun leads: "We moved builds to
+    Buildkite"). A value standing elsewhere than a subject does not count ("... through the API" is no memory about
+    the API)."""
+    told = _by_clause(t for t in new.sequence
+                      if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses)
+    was = _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES)
+    # a time leading a clause is no word of its subject, unless the clause names nothing else
+    told = {clause: words - _WHEN or words for clause, words in told.items()}
+    was = {clause: words - _WHEN or words for clause, words in was.items()}
+    if not told or not was:
+        return True
+    had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
+    return any(2 * len(subject & had) > len(subject) for subject in told.values()) or \
+        any(_in_order(subject, new.sequence, head) for subject in was.values()) or _replaces(old, new)
+
+
+def _replaces(old: _Read, new: _Read) -> bool:
+    """Whether a replacement (``REPLACING``) in ``new`` leaves a name or identifier ``old`` holds
+    where no subject stands: one of the replacing clauses that is no target ("jenkins" of "Jenkins was
+    replaced by GitHub Actions for CI" beside "Our CI runs on Jenkins")."""
+    if REPLACING.isdisjoint(new.changes):
+        return False
+    left = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind in ("name", "ident")}
+    return not (left - new.targets).isdisjoint(values_of(old) - old.subjects)
+
+
+def _changes_subject(old: _Read, new: _Read) -> bool:
+    """Whether a clause of the newer holding change words names most words of the older's subject ("We relocated the
+    office to Porto" / "The office is in Lisbon", not "The staging database is refreshed ..." / "We migrated the
+    database to Postgres"), or, when a pronoun leads the older, of the things it names ("the webshop"), or a name the
+    older holds ("We swapped Kong for Traefik" / "The API gateway is Kong"), or every word of the older naming the
+    slot its name fills (but a bare verb, ``_BARE``) when the change goes to another name ("Packaging was migrated to
+    bun" / "We use Poetry for packaging")."""
+    said = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind not in _POINT_VALUES}
+    subject = {t.key for t in old.sequence if t.subject and t.kind not in _POINT_VALUES} or {
+        t.key for t in old.sequence if t.kind not in _POINT_VALUES and (t.kind != "word" or t.determined)}
+    names = old.values.get("name", {}).keys()
+    slot = {t.key for t in old.sequence if t.kind == "word" and t.shown not in _BARE}
+    stems = said | {stem(t.shown) for t in new.sequence if t.clause in new.change_clauses}  # "Packaging was": a name
+    return 2 * len(said & subject) > len(subject) or not said.isdisjoint(names) or bool(names) and bool(slot) \
+        and slot <= stems and not new.targets <= names
+
+
+def _in_order(subject: set[str], sequence: tuple[_Token, ...], head: bool = False) -> bool:
+    """Whether the words of ``subject`` stand together in ``sequence`` ("the analytics replica", not
+    "the analytics role ... on the ledger replica": trial 48); with ``head``, as the head of what they name
+    there: no common word of a subject follows them in their clause ("the password", not "the password
+    policy", which names a policy: trial verify63 N8)."""
+    keys = [t.key if t.subject or t.kind == "word" else "" for t in sequence]  # a value standing elsewhere: none
+    size = len(subject)
+    return any(set(keys[i:i + size]) == subject and not (
+        head and i + size < len(sequence) and sequence[i + size].subject and sequence[i + size].kind == "word"
+        and sequence[i + size - 1].subject
+        and sequence[i + size].clause == sequence[i + size - 1].clause) for i in range(len(keys) - size + 1))
+
+
+def _reversed(older: str, newer: str) -> str | None:
+    """``reversed: tabs over spaces → spaces over tabs`` when the newer text is the older with two of its words
+    exchanged across a word of order or choice (``_ORDERING``, or "from ... to"), change words ("now") aside; else
+    None. The same words in another order and nothing else: no other test sees a difference."""
+    a, b = ([w for w in _words(text) if w not in CHANGE_WORDS or w == "instead"] for text in (older, newer))
+    if len(a) != len(b):
+        return None
+    apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(apart) != 2:
+        return None
+    i, j = apart
+    if a[i] != b[j] or a[j] != b[i] or a[i] in STOP or a[j] in STOP:
+        return None
+    between = a[i + 1:j]
+    if not (_ORDERING & set(between) or ("to" in between and "from" in a[max(0, i - 2):i])):
+        return None
+    return f"reversed: {' '.join(a[i:j + 1])} → {' '.join(b[i:j + 1])}"
+
+
+@lru_cache(maxsize=4096)
+def _parallel(older: str, newer: str) -> bool:
+    """Whether two texts are worded in parallel (``PARALLEL``; two of at most ``SHORT`` words: their
+    content words, values by type, half alike): only then does a word one replaces tell their
+    subjects apart; a restatement in other words keeps the value test alone."""
+    a, b = (_words(text) for text in (older, newer))
+    if SequenceMatcher(None, a, b, autojunk=False).ratio() >= PARALLEL:
+        return True
+    if max(len(a), len(b)) > SHORT:
+        return False
+    kinds = ([t.key if t.kind == "word" else t.kind for t in _read(text).sequence] for text in (older, newer))
+    return SequenceMatcher(None, *kinds, autojunk=False).ratio() >= 0.5
+
+
+def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: list[str]) -> bool:
+    """Whether two texts are about two numbered subjects, not a change of one: the label right after both texts'
+    first words differs ("Service 28", "On floor 4", "Host web-01", "Worker pool A"), and each gives it a value
+    of its own after it ("... port 9028" / "... 9029"), or it is a whole number not led by a pronoun or verb that
+    ends its clause ("Minor style note 0: ..."), or precedes a stop word but a verb ("note number 1 about") or a
+    verb in "-s" and its object ("Module 3 uses f-strings"). Still a change: "Postgres 15" → "Postgres 16 is
+    used", "We are on step 4", "Keep 3 replicas". ``*_words``: each text's ``_words``."""
+    a, b = old.sequence, new.sequence
+    at = next((i for i, t in enumerate(a[:4]) if t.kind != "word"), 0)  # the label's value: after its words
+    if not at or min(len(a), len(b)) <= at + 1 or [t.key for t in a[:at]] != [t.key for t in b[:at]]:
+        return False
+    named = True  # a whole number ending its clause, or followed by a stop word or a verb and its object
+    for side, words in ((a, old_words), (b, new_words)):  # the label's words and number lead the text
+        lead = next((i for i, word in enumerate(words) if word not in STOP), len(words))  # "The", "On"
+        if words[lead:lead + at + 1] != [t.shown for t in side[:at + 1]]:
+            return False
+        after = words[lead + at + 1:lead + at + 3] + ["", ""]
+        named = named and side[at].key.isdigit() and (VERBS | PRONOUNS).isdisjoint(words[:lead]) and (
+            side[at + 1].clause != side[at].clause or after[0] in STOP and after[0] not in VERBS
+            or after[0].endswith("s") and after[0] not in STOP and after[1][:1].isalpha()
+            and (after[1] not in STOP or after[1] in DETERMINERS))
+    label = a[at].kind == b[at].kind and a[at].key != b[at].key and (
+        a[at].kind in ("number", "ident") or a[at].kind == "name" and len(a[at].key) == len(b[at].key) == 1)
+    valued = all(any(t.kind != "word" for t in side[at + 1:]) for side in (a, b))
+    return label and a[at].clause == b[at].clause == 0 and (valued or named)
+
+
+def _announced(old: _Read, new: _Read) -> bool:
+    """Whether every value of the newer text, or every value its change goes to (``_Read.targets``), is one the older
+    already names: its change words report what the older planned or did ("Decided to migrate the staging database to
+    stg-db-07" / "The staging database is now stg-db-07.lan", trial of stop 47), not a value replaced."""
+    was = values_of(old)
+    held = {t.key for t in old.sequence if not t.subject}  # "to the afternoon" after "The standup is in the afternoon"
+    if _replaces(old, new):  # "We replaced Poetry with uv" after "We use Poetry"
+        return False
+    now = values_of(new) - new.subjects  # "The API now uses gRPC": the API is what changed
+
+    def named(values: set[str] | frozenset[str], said: set[str] | frozenset[str]) -> bool:
+        return bool(values) and all(v in said or any(_same_host(v, w) for w in was) for v in values)
+
+    # or where the change goes ("We moved CI from Jenkins to GitHub Actions" after "Our CI runs on
+    # GitHub Actions": what it left is no value it states, trial 60 #3; "... to the afternoon": a word it says)
+    return named(now, was) or named(new.targets, was | held)
+
+
+def _agreeing_not(old: _Read, new: _Read) -> str | None:
+    """A value changed in its slot, a state swapped for its opposite, or a negation (see ``disagreement``)."""
+    changed = _changed_value(old, new)
+    if changed is not None:
+        return changed
+    old_states = dict(old.states)
+    held = {_SAME_STATE.get(w, w) for _, w in old.states}
+    for group, word in new.states:
+        if group in old_states and _SAME_STATE.get(word, word) not in held:
+            return f"opposite state: {old_states[group]} → {word}"
+    # One text denies, the other does not; or only one denies outright and the other only rejects an alternative ("Use
+    # pnpm, not npm" / "We do not use pnpm": trial 60 #4). Or the newer ends a name the older holds and does not deny:
+    # "We ditched CircleCI for Buildkite" after "We ditched Jenkins for CircleCI" (trial verify62 N4).
+    outright = [bool(read.negated - read.contrasted) for read in (old, new)]
+    # An end of a name the older holds shares that name, even one written as an identifier ("socket.io").
+    ends = _ends_held(old, new)
+    if (bool(old.negated) != bool(new.negated) or outright[0] != outright[1] or ends) \
+            and (ends or not _named_apart(old, new)):
+        for negated, plain in ((new, old), (old, new)):
+            hit = sorted(negated.negated & (plain.words - plain.negated))
+            if hit and not _object_denied(negated, plain, hit):
+                continue
+            if hit:  # as written, not its stem ("not coffee", not "not coffe"; "rather than spaces")
+                return "negation: " + dict(reversed(negated.denials))[hit[0]]
+    return None
+
+
+def _ends_held(old: _Read, new: _Read) -> bool:
+    """Whether ``new`` ends a name ``old`` holds and denies none of: "We retired Jenkins" after "Our CI runs on
+    Jenkins", or "We ditched CircleCI for Buildkite" after "We ditched Jenkins for CircleCI" (trial verify62 N4)."""
+    return not new.ended.isdisjoint(old.words) and new.ended.isdisjoint(old.negated)
+
+
+def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
+    """Whether a denial hits ``plain`` where it says it: on a word it denies itself, or on the object
+    of a verb it denies or a name it ends ("We are not using Poetry" / "We use Poetry", "We retired Jenkins"
+    / "Our CI runs on Jenkins") when ``plain`` holds that object and the denial says nothing else ``plain``
+    lacks but its own words and what replaces the name ("We ditched Jenkins for CircleCI"; not "We don't use
+    Jenkins for deploys", nor "We don't use Poetry for scripts" beside "We use Poetry for packaging")."""
+    verbs, objects = {verb for verb, _ in negated.reached}, {held for _, held in negated.reached}
+    if not set(hit) <= verbs | objects:
+        return True
+    # of a short denial, its clause: "We no longer use Sentry; errors go to Rollbar" (a chat turn: all its words)
+    short = len(negated.sequence) <= SHORT
+    clauses = {t.clause for t in negated.sequence if t.key in objects or not short}
+    sequence = negated.sequence
+    return objects <= plain.words and all(t.key in plain.words or t.key in negated.spoken or _dating(sequence, at)
+                                          for at, t in enumerate(sequence) if t.clause in clauses)
+
+
+def _dating(sequence: tuple[_Token, ...], at: int) -> bool:
+    """Whether ``sequence[at]`` dates what its text says rather than adding to it: a date, day, month or time,
+    a word of a relative time, or a number before one ("We retired Jenkins last month / two weeks ago / on
+    2026-10-01": trial verify62 N1)."""
+    token = sequence[at]
+    if token.kind == "number":
+        return at + 1 < len(sequence) and sequence[at + 1].key in _WHEN | _RELATIVE
+    return token.kind in _WHEN_KINDS or token.kind == "word" and token.key in _WHEN | _RELATIVE
+
+
+def _named_apart(old: _Read, new: _Read) -> bool:
+    """Whether both texts name someone or something and share no name: "Bob doesn't own the billing
+    service" denies nothing "Alice owns the billing service" states."""
+    a, b = old.values.get("name", {}).keys(), new.values.get("name", {}).keys()
+    return bool(a) and bool(b) and a.isdisjoint(b)

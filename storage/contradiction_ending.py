@@ -1,0 +1,204 @@
+"""The grammar of an end: a verb or phrase saying a name has ended ("We retired Jenkins", "stopped using npm",
+"PagerDuty was sunset", "Jenkins got the axe"), read over a text's tokens (where a lower-case name stands:
+``_name_slot``, ``_lower_name``) and over its slots (``_ending``: what ended, what replaces it)."""
+
+from __future__ import annotations
+
+import re
+
+from .contradiction_words import (CHANGE_VERBS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PRONOUNS, REPLACING, STOP,
+                                  _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens)
+from .query import PASSIVE
+
+_OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some", "more"}  # "to make it", "to make a"
+# Words of a span of time, as stemmed, besides ``_WHEN``'s: "for the day", "for a while".
+_SPANS = frozenset({"day", "hour", "minute", "while", "moment", "sprint", "holiday", "vacation"})
+# Verbs ending the name after them, or before them in the passive ("We retired Jenkins", "We ditched Jenkins for
+# CircleCI", "PagerDuty was sunset"), some only with their particle ("stopped using", "moved off", "phased out"):
+# read as a denial of the name from then on (``_ending``).
+ENDING = REPLACING | frozenset("""retired dropped ditched abandoned decommissioned sunset sunsetted scrapped dumped
+discontinued deprecated removed killed quit cancelled canceled uninstalled axed""".split())
+ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "using"), ("moved", "off"),
+                  ("moved", "away", "from"), ("switched", "away", "from"), ("migrated", "off"),
+                  ("migrated", "away", "from"), ("phased", "out"), ("got", "rid", "of"), ("gotten", "rid", "of"),
+                  ("shut", "down"), ("turned", "off"), ("switched", "off"), ("no", "longer", "use"),
+                  ("no", "longer", "using"), ("no", "more"))
+_ENDING_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # ENDING_PHRASES by first word, in order: a word is
+    first: tuple(p for p in ENDING_PHRASES if p[0] == first) for first, *_ in ENDING_PHRASES}  # tried on its own
+# Verbs ending the name after them only when what replaces it follows ("We left Jenkins for Buildkite"; not "We
+# left Jenkins running").
+_ENDING_FOR = frozenset({"left", "traded"})
+ENDS = ENDING | _ENDING_FOR  # a verb ending a name, on its own
+_PARTICLES = {"phased": "out", "shut": "down", "turned": "off", "switched": "off"}
+_PASSIVE_ENDING = ENDING | frozenset(_PARTICLES)  # "Jenkins was phased out"
+# Predicates ending the name before them after a form of "be" or "got", as a participle of ``_PASSIVE_ENDING``
+# does: "Jenkins is no longer used", "PagerDuty is gone", "Jenkins got the axe" (trial verify62 N1).
+_PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), ("the", "chop"),
+                    ("no", "longer", "used"), ("no", "longer", "needed"), ("no", "longer", "supported"),
+                    ("no", "longer", "maintained"), ("no", "longer", "in", "use"))
+# Beside an end, words saying the name whole: what it is held as ("We cancelled our PagerDuty subscription") and,
+# after "from", what holds every tool ("Vault was removed from the stack"; not "from the staging cluster").
+_HELD_AS = frozenset("subscription subscriptions account accounts plan plans contract contracts license licence "
+                     "licenses seats".split())
+_WHOLE = frozenset("stack setup infrastructure infra toolchain tooling".split())
+_AUXILIARIES = frozenset("is are was were has have had been being got gets now finally officially".split())
+_BE = frozenset("is are was were been being got gets".split())  # one makes a passive: not "Alice has retired"
+# A pronoun and its verb in one word ("we've", "they’re"): it may lead an ending verb as "we have" does (``_ending``).
+_CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:ve|re|d|ll|m|s)$")
+_NAME_SLOT = frozenset("use uses using used with via on by replaced swapped".split())
+
+
+def _name_slot(tokens: Tokens, at: int) -> bool:
+    """Whether the word at ``at`` stands where a name does: after a form of "use" or a word of ``_NAME_SLOT`` ("We use
+    uv daily", "Packaging is done with uv"), after "to" or "from" in a text with a change verb (``CHANGE_VERBS``) or
+    after a contrast ("instead of npm", "not npm"), ending its clause or before a stop word but an object ("We
+    switched from npm to pnpm"; not "to make sure", "moved on to make a difference"), or opening a sentence before a
+    verb of ``NAME_VERBS`` or ``query.PASSIVE`` ("pip was replaced by uv"); after an ending verb and determiners ("We
+    cancelled our npm subscription") or after "for", "with" in a text with one ("We ditched npm for yarn")."""
+    before = tokens[at - 1][0].lower() if at else ""
+    after = tokens[at + 1][0].lower() if at + 1 < len(tokens) else ""
+    if tokens[at][1]:
+        return after in NAME_VERBS or after in PASSIVE
+    contrast = before in ("not", "never", "than") or before == "of" and tokens[at - 2][0].lower() in _CONTRASTS
+    return before in _NAME_SLOT or _ended_slot(tokens, at) or (contrast or before in ("to", "from") and _says_any(
+        tokens, CHANGE_VERBS) or _replacing_slot(tokens, at)) and _closing(tokens, at)
+
+
+def _ended_slot(tokens: Tokens, at: int) -> bool:
+    """Whether the word at ``at`` stands right after an ending verb and determiners ("We retired pip", "stopped
+    using npm", "We cancelled our npm subscription")."""
+    verb = next((tokens[k][0].lower() for k in range(at - 1, -1, -1) if tokens[k][0].lower() not in DETERMINERS), "")
+    return verb in ENDS or any(
+        tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p for p in ENDING_PHRASES)
+
+
+def _replacing_slot(tokens: Tokens, at: int) -> bool:
+    """Whether the word at ``at`` stands after "for", "with", "by" or "in favour of" in a text with an ending
+    verb (``ENDS``: "We ditched npm for yarn", "We replaced npm by yarn")."""
+    before = tokens[at - 1][0].lower() if at else ""
+    return (before in ("for", "with", "by") or before == "of" and at > 1
+            and tokens[at - 2][0].lower() in ("favour", "favor")) and _says_any(tokens, ENDS)
+
+
+def _says_any(tokens: Tokens, words: frozenset[str]) -> bool:
+    """Whether a text's ``tokens`` hold one of ``words`` (lowercase), in any case."""
+    return any(t[0].lower() in words for t in tokens)
+
+
+def _lower_name(tokens: Tokens, at: int) -> bool:
+    """Whether the lower-case word at ``at`` is read as a name where a change ends one or names what replaces
+    it (:func:`_ended_slot`, :func:`_replacing_slot`), ending its clause or before a stop word as a name there
+    does: "We dropped pagerduty for opsgenie", "We retired jenkins" read as their capitalised forms (trial
+    verify63 N6); no stop word, pronoun or determiner ("We ditched it for yarn")."""
+    raw = tokens[at][0]
+    return _LOWER_WORD.fullmatch(raw) is not None and raw not in STOP and raw not in _OBJECTS \
+        and (_ended_slot(tokens, at) or _replacing_slot(tokens, at)) and _closing(tokens, at)
+
+
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")  # "opsgenie", "pre-commit"
+
+
+def _closing(tokens: Tokens, at: int) -> bool:
+    """Whether the word at ``at`` ends its clause or stands before a stop word but an object ("to make sure")."""
+    after = tokens[at + 1][0].lower() if at + 1 < len(tokens) else ""
+    return tokens[at][3] or not after or after in STOP and after not in _OBJECTS
+
+
+def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
+            marks: Marks) -> tuple[set[str], set[str], list[tuple[str, str]], set[tuple[str, str]]]:
+    """The names a text ends (``ENDING``, ``ENDING_PHRASES``): those right after an ending verb (determiners
+    aside), or before one and a form of "be" in the passive ("PagerDuty was
+    sunset"); with the stems of the words saying so and the names after "for", "with", "to" ... later in
+    the clause (what replaces them: "We ditched Jenkins for CircleCI"), their denials and (verb, name)
+    pairs, as ``_Read.ended``, ``spoken``, ``denials`` and ``reached`` hold them."""
+    ended: set[str] = set()
+    spoken: set[str] = set()
+    denials: list[tuple[str, str]] = []
+    reached: set[tuple[str, str]] = set()
+    count = len(slots)
+
+    def named(j: int, step: int) -> int:  # past the names in a row from ``j``, in one clause
+        while 0 <= j < count and slots[j][0] in ("name", "ident") and not (step < 0 and marks[j][1]):
+            j += step
+        return j
+
+    for i, word in enumerate(lowered):
+        phrase = next((p for p in _ENDING_FROM.get(word, ()) if tuple(lowered[i:i + len(p)]) == p), None) or (
+            (word,) if word in ENDS else None)
+        verb_end = i + len(phrase) if phrase else i + 1  # past the verb and its particles
+        start = stop = verb_end
+        if phrase is not None and not any(marks[j][1] for j in range(i, verb_end - 1)):
+            while start < count and lowered[start] in DETERMINERS and not marks[start - 1][1]:
+                start += 1
+            if not (marks[verb_end - 1][1] or start - verb_end and marks[start - 1][1]):  # no clause ends first
+                stop = named(start, 1)
+            if word in _ENDING_FOR and not (stop < count and not marks[stop - 1][1] and (
+                    lowered[stop] == "for" or lowered[stop:stop + 2] in (["in", "favour"], ["in", "favor"]))):
+                stop = start
+            lead = i  # and the words leading the verb: "We have (now) stopped using", "We finally retired"
+            while lead and (lowered[lead - 1] in _AUXILIARIES or _CONTRACTED.match(lowered[lead - 1])) \
+                    and not marks[lead - 1][1]:  # "We've retired" (trial verify62 N1)
+                lead -= 1
+            said = range(lead, stop)
+        size = _predicate(lowered, i) if stop == start else 0
+        if size:
+            aux = i - 1  # the passive: "Jenkins was retired", "... has been phased out", "... is no longer used"
+            while aux >= 0 and lowered[aux] in _AUXILIARIES and not marks[aux][1]:
+                aux -= 1
+            if not _BE.isdisjoint(lowered[aux + 1:i]):
+                start, stop = named(aux, -1) + 1, aux + 1
+                verb_end = i + size  # past the particle once (a phrase may hold it)
+                said = range(start, verb_end)
+        if stop <= start or _bounded(lowered, anchor, marks, max(stop, verb_end)):
+            continue
+        after = max(stop, verb_end)
+        if after < count and not marks[after - 1][1] and lowered[after] in _HELD_AS:
+            said = range(said.start, after + 1)  # "our PagerDuty subscription"
+        names = [slots[j][1] for j in range(start, stop)]
+        ended.update(names)
+        spoken.update(anchor[j] or lowered[j] for j in said)
+        spoken.update(names)
+        verb = anchor[i] or word
+        denials.extend((name, " ".join(lowered[j] for j in said)) for name in names)
+        reached.update((verb, name) for name in names)
+        j = max(stop, verb_end)
+        while j < count and not marks[j - 1][1]:  # what replaces them, in the clause: "for CircleCI"
+            if lowered[j] == "from" and (whole := next((k for k in range(j + 1, count)
+                                                        if lowered[k] not in DETERMINERS), count)) < count \
+                    and lowered[whole] in _WHOLE:
+                spoken.add(anchor[whole] or lowered[whole])  # "removed from the stack"
+            if lowered[j] in _TO or lowered[j] in ("favour", "favor"):
+                spoken.add(anchor[j] or lowered[j])
+                k = j + 1
+                while k < count and lowered[k] in DETERMINERS:
+                    k += 1
+                lower = k < count and lowered[k] in LOWER_NAMES  # "for uv"
+                spoken.update(slots[m][1] for m in range(k, max(named(k, 1), k + lower)))
+            j += 1
+    return ended, spoken, denials, reached
+
+
+def _bounded(lowered: list[str], anchor: list[str | None], marks: Marks, j: int) -> bool:
+    """Whether the clause going on at ``j`` bounds an end in time ("Maria is gone until Monday", "We left Jenkins
+    for the weekend"): an absence, not an end."""
+    while j < len(lowered) and not marks[j - 1][1]:
+        if lowered[j] in ("until", "till"):
+            return True
+        if lowered[j] == "for":
+            k = j + 1
+            while k < len(lowered) and anchor[k] is None and not marks[k - 1][1]:  # "the", "two"
+                k += 1
+            if k < len(lowered) and (anchor[k] in _WHEN or anchor[k] in _SPANS):
+                return True
+        j += 1
+    return False
+
+
+def _predicate(lowered: list[str], i: int) -> int:
+    """How many words from ``i`` end a name before them in the passive (``_PASSIVE_ENDING`` with its particle:
+    "was phased out"; ``_PASSIVE_PHRASES``: "is no longer used", "got the axe"); 0 when none do."""
+    word = lowered[i]
+    if word in _PASSIVE_ENDING:
+        particle = _PARTICLES.get(word)
+        return 1 if particle is None else 2 if lowered[i + 1:i + 2] == [particle] else 0
+    return next((len(p) for p in _PASSIVE_PHRASES if tuple(lowered[i:i + len(p)]) == p), 0)

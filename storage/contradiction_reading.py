@@ -1,0 +1,360 @@
+"""What the contradiction test compares of one text (``_Read``): its values and the words beside them, its
+negations and denials, states, change words, ends, subjects and owners, and its content in order (``_Token``).
+Cached: recall compares the same memories again and again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from .contradiction_ending import _ending, _lower_name, _name_slot
+from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
+                                   _tokens, _value)
+from .contradiction_words import (ADDITION_WORDS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
+                                  INTERJECTIONS, LOWER_NAMES, NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING, SHORT,
+                                  STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
+                                  region_us, stem)
+from .query import PASSIVE
+
+_SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
+_CONTRAST_NOT = frozenset({"not", "never"})  # after a comma and what it contrasts: "Use pnpm, not npm"
+CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
+                  ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
+                  ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"))
+# Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "Ana
+# started eating fish again"): the particle within ``_PARTICLE_GAP`` words after the verb, in one short
+# statement (``brief``; a chat turn's "started ... again" tells a story: bench/contradiction_alarms.py).
+SPLIT_PHRASES = {"handed": "over", "took": "over", "taken": "over", "takes": "over", "started": "again",
+                 "starts": "again", "began": "again"}
+_PARTICLE_GAP = 5
+# Phrases dating a change when they open the text ("As of this week the lead is Priya"); later in it they
+# date a state ("three refills left as of March").
+OPENING_CHANGE_PHRASES = (("as", "of"), ("starting", "from"), ("effective",))
+_PHRASE_STARTS = frozenset(p[0] for p in CHANGE_PHRASES + OPENING_CHANGE_PHRASES) | frozenset(SPLIT_PHRASES)
+# An owner's slot holds one name only in a plain present statement: "owned", "managed" and "was the"
+# tell the past; a sentence with one of ``HEDGES``, a negation, an addition ("too", "as well") or a
+# question mark supposes, denies, adds or asks ("If Bob owns the billing service, ask him").
+PAST_OWNING = frozenset({"owned", "managed", "was"})
+HEDGES = frozenset("""if unless whether when whenever maybe perhaps probably suppose supposing assuming
+might could would should""".split())
+# Passive ownership: "The billing service is (now) owned by Bob".
+PASSIVE_OWNING = frozenset("owned managed led maintained headed chaired overseen supervised coordinated run".split())
+_ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
+_NO_SLOT = frozenset("under over above below within through till around across along among between behind beyond"
+                     " near".split())  # content words (not in ``STOP``) naming no value's slot (``_read``)
+# Verbs that add rather than replace: one speaks French and German, meets Bob and Carol. A name in a
+# clause holding one is no value in a single-valued slot. Forms as written ("reviews", "plays" are nouns
+# too; "called" renames: "The service is called Helix").
+ADDING = frozenset("""speak speaks spoke know knows knew visited met meet meets emailed messaged pinged phoned
+texted thanked reviewed like likes liked love loves loved enjoy enjoys enjoyed learned learns studied played
+watched mentioned helped contacted invited interviewed hired trained mentored saw sees joined""".split())
+Owned = tuple[tuple[frozenset[str], frozenset[str], bool], ...]  # of each clause naming owners (``_Read.owned``)
+
+
+class _Token(NamedTuple):
+    key: str  # stem of a content word, or a value's normal form
+    kind: str  # "word" or the value's type
+    shown: str  # as written, lowercased
+    # Where a subject stands: possessive ("Anna's"), before its clause's verb ("The staging cluster
+    # has"), or, in a clause without one, its first content word unless a pronoun leads it; after
+    # names and a verb of ``OWNING`` (or "is the"), what they hold ("Alice owns | the billing service").
+    subject: bool
+    determined: bool = False  # just after "the", "my" ...: a thing named ("deploy the api")
+    clause: int = 0  # which clause of its text (split at , ; : . and "and", "but" ...)
+
+
+@dataclass(frozen=True)
+class _Read:
+    values: dict[str, dict[str, set[str]]]  # type -> normal form -> the words beside it
+    words: frozenset[str]  # stems of the content words (values and names included, lowercased)
+    negated: frozenset[str]  # stems of the first content word after each negation
+    states: tuple[tuple[int, str], ...]
+    changes: tuple[str, ...]
+    addition: bool
+    sequence: tuple[_Token, ...]  # the content words and values in order (``_sequence``)
+    change_clauses: frozenset[int]  # the clauses holding a change word
+    subjects: frozenset[str]  # names only standing where a subject stands ("Marta's train", "Helix is")
+    # Of each clause naming owners (``_Token.subject``): (the owners' names, the keys of what they hold,
+    # whether it is a plain present statement: ``PAST_OWNING``, ``HEDGES``).
+    owned: Owned = ()
+    adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING`` or "also", "too"
+    contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
+    denials: tuple[tuple[str, str], ...] = ()  # of ``negated``: (key, as written: "rather than spaces")
+    targets: frozenset[str] = frozenset()  # values a change goes to: "moved CI from Jenkins to GitHub Actions"
+    chosen: frozenset[str] = frozenset()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm" (``contrasted``)
+    reached: frozenset[tuple[str, str]] = frozenset()  # of ``negated``, (verb, its object): "not using Poetry"
+    ended: frozenset[str] = frozenset()  # names it says have ended: "We retired Jenkins", "no longer use uv"
+    spoken: frozenset[str] = frozenset()  # the words of its denials and ends, and the names replacing what ended
+
+
+def _read(text: str, known: frozenset[str] = frozenset(), lower: frozenset[str] = frozenset()) -> _Read:
+    """What the word test compares of one text (see the module doc); ``known``: words opening a
+    sentence that the other text writes as names (``_names_at``); ``lower``: lower-case words it reads as
+    names (``lower_names``: "Our CI runs on jenkins" beside "We retired jenkins"). Cached: recall compares the
+    same memories again and again (one entry with or without ``known`` given empty, or given words
+    that name nothing more in ``text``: ``_naming``; ``lower`` kept only where ``text`` writes one)."""
+    return _reading(text, _naming(text, known) if known else known, lower & _lower_words(text) if lower else lower)
+
+
+@lru_cache(maxsize=4096)
+def _naming(text: str, known: frozenset[str]) -> frozenset[str]:
+    """``known``, or none when it makes no more words of ``text`` names (``_names_at``): a reading
+    depends on ``known`` only through them, so both are one reading, read once."""
+    tokens = _tokens(text)
+    return known if _names_at(tokens, known)[0] != _names_at(tokens, frozenset())[0] else frozenset()
+
+
+@lru_cache(maxsize=1024)
+def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = frozenset()) -> _Read:
+    tokens = _tokens(text)
+    named, particles = _names_at(tokens, known)
+    blobs: set[int] = set()  # the tokens after a base64 run
+    slots: Slots = []  # (type or "word", text, unit)
+    marks: Marks = []  # of each slot: (possessive, ends a clause, sentence)
+    skip = False
+    sentence = -1
+    hedged: set[int] = set()  # sentences that ask, suppose, deny or add (``HEDGES``)
+    for i, (raw, initial, owner, ends, asked) in enumerate(tokens):
+        sentence += initial
+        lower = raw.lower()
+        if raw == "us" and region_us(tokens[i - 1][0].lower() if i else "", tokens[i + 1][0].lower()
+                                     if i + 1 < len(tokens) else ""):
+            lower = "US"  # the region, no stop word
+        if asked or lower in HEDGES or lower in NEGATIONS or lower.endswith(("n't", "n’t")) or lower in ADDITION_WORDS \
+                or (lower == "well" and i and tokens[i - 1][0].lower() == "as"):
+            hedged.add(sentence)
+        if skip:
+            skip = False
+            marks[-1] = (marks[-1][0], ends, sentence)
+            continue
+        if _KEY_TYPE.fullmatch(raw) and i + 1 < len(tokens) and _blob(tokens[i + 1][0], False):
+            continue  # a key's type before its body: part of the key
+        if _blob(raw, i in blobs):
+            blobs.add(i + 1)
+            continue
+        if i in particles:
+            continue
+        following = tokens[i + 1][0].lower().rstrip(".") if i + 1 < len(tokens) else ""
+        meridiem = _MERIDIEM.get(following)
+        found = _value(raw, lower, meridiem, initial and i not in named)
+        if lower == "one" and (following in STOP or not following):
+            found = None  # "one of", "the new one": no count
+        if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
+            found = None  # a unit: "420 GB"
+        if found is None and (raw in LOWER_NAMES and _name_slot(tokens, i) or _lower_name(tokens, i)
+                              or raw in lower_named):
+            found = "name", raw, None
+        if found is None:
+            slots.append(("word", lower, None))
+            marks.append((owner, ends, sentence))
+            continue
+        kind, norm, unit = found
+        month = _short_month(tokens, i) if kind == "name" else None
+        if month is not None:
+            kind, norm = "month", month  # "Dec 20" → "Jan 4": another month, as "December" → "January" is
+        elif kind in ("number", "ident") and _calendar(tokens, i, kind, norm, unit):
+            kind, norm, unit = "date", norm, None  # "20 December", "the 20th", "Dec 20, 2026": a date's part
+        skip = kind == "time" and meridiem is not None
+        slots.append((kind, norm, None))
+        marks.append((owner and not unit, ends and not unit, sentence))
+        if unit:
+            slots.append(("word", unit, None))
+            marks.append((owner, ends, sentence))
+    anchor = [stem(t) if k == "word" and t not in STOP and t not in CHANGE_WORDS else t if k in _ANCHORING else None
+              for k, t, _ in slots]
+    # A preposition names no slot: "port 9104 under /metrics" and "latency under 180 ms" share no value's slot.
+    slotted = [None if a in _NO_SLOT else a for a in anchor]
+    before: list[str | None] = []
+    last = None
+    for a in slotted:
+        before.append(last)
+        last = a if a is not None else last
+    after: list[str | None] = [None] * len(slots)
+    last = None
+    for i in range(len(slots) - 1, -1, -1):
+        after[i] = last
+        last = slotted[i] if slotted[i] is not None else last
+    values: dict[str, dict[str, set[str]]] = {}
+    for i, (k, t, _) in enumerate(slots):
+        if k != "word":
+            beside = values.setdefault(k, {}).setdefault(t, set())
+            beside.update(a for a in (before[i], after[i]) if a and a not in INTERJECTIONS)
+    words = frozenset(a for a in anchor if a is not None) | frozenset(t for k, t, _ in slots if k != "word")
+    lowered = [t for _, t, _ in slots]
+    negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
+    contrasted: set[str] = set()
+    rejected: set[int] = set()  # the slots of what a contrast rejects: no part of what the text states
+    chosen: set[str] = set()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm"
+    ended, spoken, denials, reached = _ending(slots, lowered, anchor, marks)
+    phrases: set[int] = set()
+    for i, word in enumerate(lowered):
+        if word in _PHRASE_STARTS:
+            found = [p for p in CHANGE_PHRASES + (OPENING_CHANGE_PHRASES if i == 0 else ())
+                     if tuple(lowered[i:i + len(p)]) == p]
+            changes += [" ".join(p) for p in found]
+            phrases.update(range(i, i + max((len(p) for p in found), default=0)))
+            particle = next((j for j in range(i + 2, min(len(slots), i + _PARTICLE_GAP + 1))
+                             if lowered[j] == SPLIT_PHRASES.get(word)), None) \
+                if not found and len(tokens) <= 2 * SHORT else None
+            if particle is not None and not any(marks[j][1] for j in range(i, particle)):
+                changes.append(f"{word} … {lowered[particle]}")
+                phrases.update((i, particle))
+        # "over" after "prefers": "prefers tabs over spaces" denies spaces as "rather than" does
+        contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word] or \
+            word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i]) or \
+            word in _CONTRAST_NOT and i > 0 and marks[i - 1][1] and marks[i - 1][2] == marks[i][2] \
+            and lowered[i - 1] not in NEGATIONS | CLAUSE_WORDS  # "Use pnpm, not npm"; not "life and not take"
+        if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
+            # The first content word or value after it: "not drink", "not 15:45".
+            at = next((j for j in range(i + 1, min(len(slots), i + 5))
+                       if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
+            if at is not None:
+                target = anchor[at] or lowered[at]
+                said = " ".join(lowered[i:i + 2] if word in _CONTRASTS else [word]) + " " + lowered[at]
+                # and a verb's object, when a name or identifier: "We are not using Poetry" denies Poetry
+                # ("no access to the NAS" denies a noun: "no" only before "longer")
+                verb = slots[at][0] == "word" and not contrast and (word != "no" or lowered[i + 1:i + 2] == ["longer"])
+                held = next((j for j in range(at + 1, min(len(slots), at + 4)) if slots[j][0] in ("name", "ident")),
+                            None) if verb and word not in ("none", "nothing", "nobody") else None
+                if held is not None and not any(marks[j][1] for j in range(at, held)):
+                    negated.add(slots[held][1])
+                    denials.append((slots[held][1], f"{said} {lowered[held]}"))
+                    reached.add((target, slots[held][1]))
+                    spoken.update(anchor[j] or lowered[j] for j in range(i, held + 1))
+                negated.add(target)
+                denials.append((target, said))
+                if contrast:
+                    contrasted.add(target)
+                    rejected.update((at, i) if word != "not" else (at,))  # "rather", "instead": no content
+                    kept = next((j for j in range(i - 1, max(-1, i - 4), -1)
+                                 if anchor[j] is not None or slots[j][0] != "word"), None)
+                    chosen.update([anchor[kept] or lowered[kept]] if kept is not None else [])
+    states = tuple((_STATE_GROUP[t], t) for i, t in enumerate(lowered) if t in _STATE_GROUP and (
+        t not in ("on", "off") or i and lowered[i - 1] in _SWITCHED
+        and (marks[i][1] or i + 1 == len(lowered) or lowered[i + 1] in ("for", "in", "by"))))
+    if not _ENDED.isdisjoint(changes):  # "We don't use Poetry anymore": a denial said to have begun
+        ended.update(held for _, held in reached)
+    negated.update(ended)
+    sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged, rejected)
+    subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
+    subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
+    adding_clauses = {t.clause for t in sequence if t.kind == "word" and (  # "also", or a verb (not "the review")
+        t.shown in ADDITION_WORDS or t.shown in ADDING and not (t.subject or t.determined))}
+    adding = {t.key for t in sequence if t.clause in adding_clauses and t.kind != "word"}
+    return _Read(values, words, frozenset(negated), states, tuple(changes),
+                 any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
+                 frozenset(adding), frozenset(contrasted), tuple(denials),
+                 _targets(slots, lowered, anchor, marks) if changes else frozenset(), frozenset(chosen),
+                 frozenset(reached), frozenset(ended), frozenset(spoken))
+
+
+def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: Marks) -> frozenset[str]:
+    """The values right after a word of ``_TO`` (determiners aside) in a text holding change words:
+    where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub Actions"), or,
+    with none there and a change verb in the text, one content word ending its clause or before a stop word,
+    by its stem ("afternoon" of "We moved the standup to the afternoon")."""
+    found: set[str] = set()
+    moving = not CHANGE_VERBS.isdisjoint(lowered)
+    for i, word in enumerate(lowered):
+        if word in REPLACING and lowered[max(0, i - 1)] not in PASSIVE:  # "GitHub Actions replaced Jenkins"
+            j = i - 1 - (lowered[max(0, i - 1)] in ("has", "have", "had"))
+            while j >= 0 and slots[j][0] != "word":
+                found.add(slots[j][1])
+                j -= 1
+        if word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor"):
+            continue
+        j = i + 1
+        while j < len(slots) and lowered[j] in DETERMINERS:
+            j += 1
+        start = j
+        while j < len(slots) and slots[j][0] != "word":
+            found.add(slots[j][1])
+            j += 1
+        if moving and j == start < len(slots) and anchor[j] is not None and (
+                marks[j][1] or j + 1 == len(slots) or lowered[j + 1] in STOP):
+            found.add(anchor[j])  # type: ignore[arg-type]
+    return frozenset(found)
+
+
+def _dated(slots: Slots, at: int) -> bool:
+    """Whether slot ``at`` says from when ("since March", "as of today"): no part of what is held."""
+    return slots[at - 1][1] == "since" or [t for _, t, _ in slots[max(0, at - 2):at]] == ["as", "of"]
+
+
+def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set[int], hedged: set[int],
+              rejected: set[int]) -> tuple[tuple[_Token, ...], frozenset[int], Owned]:
+    """The content words and values of a text in order (but the words of change phrases at
+    ``phrases`` and what a contrast rejects at ``rejected``: "npm" of "Use pnpm, not npm"), each marked
+    where it stands (``_Token``), the clauses holding a change word, and what the owners a clause
+    names hold (``_Read.owned``; ``hedged``: sentences that are no plain statement)."""
+    out: list[_Token] = []
+    owned: list[tuple[frozenset[str], frozenset[str], bool]] = []
+    passive = None  # the slot of "by" in "is owned by", after the clause's verb
+    clause: list[int] = []  # slot indexes of the content of the clause being read
+    verb = None  # the clause's first verb slot
+    owning = None  # the slot of an ``OWNING`` verb (or "is the", "took over") right after the clause's names
+    pronoun = None  # whether the clause opens with a pronoun (its subject)
+    clauses = 0
+    changed: set[int] = set()
+    for i, (kind, text, _) in enumerate(slots):
+        if pronoun is None:
+            pronoun = text in PRONOUNS
+        following = slots[i + 1][1] if i + 1 < len(slots) else ""
+        if owning is None and verb is None and clause and (
+                # "runs" owns too after a name read on other evidence ("CircleCI runs our CI"), but is none of
+                # its own ("Pool A runs 4 replicas": no name verb)
+                (text in OWNING or text in ("runs", "is", "was")) and following in DETERMINERS
+                or (text in ("took", "taken", "takes") and following == "over")) \
+                and all(slots[at][0] == "name" and not marks[at][0] or slots[at][1] in _BEFORE_VERB
+                        for at in clause):
+            owning = i
+        if kind == "word" and text in VERBS and verb is None:
+            verb = i
+            k = i + 1
+            while k < len(slots) and slots[k][1] in _BEFORE_VERB:
+                k += 1
+            if text in ("is", "are", "was", "were") and k + 1 < len(slots) and slots[k][1] in PASSIVE_OWNING \
+                    and slots[k + 1][1] == "by":
+                passive = k + 1
+        if kind == "word" and (text in CHANGE_WORDS or i in phrases):
+            changed.add(clauses)
+        if (anchor[i] is not None and text not in NEGATIONS and i not in phrases or kind != "word") \
+                and i not in rejected:
+            clause.append(i)
+        if marks[i][1] or i == len(slots) - 1:
+            for n, at in enumerate(clause):
+                if owning is not None:
+                    before = at > owning  # what the names hold stands where the subject does
+                else:
+                    before = at < verb if verb is not None else (
+                        n == 0 or n == 1 and slots[at][1].lower() in REGIONS) and not pronoun  # "Support for APAC"
+                determined = at > 0 and slots[at - 1][1] in DETERMINERS
+                kind, text, _ = slots[at]
+                subject = marks[at][0] or before
+                out.append(_Token(anchor[at] or text, kind, text, subject, determined, clauses))
+            if owning is not None or passive is not None:
+                mine = out[len(out) - len(clause):]
+                if owning is not None:
+                    owners = {t.key for t, at in zip(mine, clause) if at < owning and t.kind == "name"}
+                    held = {t.key for t, at in zip(mine, clause) if at > owning and not _dated(slots, at)}
+                    past = slots[owning][1] in PAST_OWNING
+                else:
+                    owners = {t.key for t, at in zip(mine, clause) if at > passive and t.kind == "name"}
+                    held = {t.key for t, at in zip(mine, clause) if at < verb}  # type: ignore[operator]
+                    past = slots[verb][1] in ("was", "were")  # type: ignore[index]
+                plain = not past and marks[i][2] not in hedged
+                owned.append((frozenset(owners), frozenset(held), plain))
+            clause, verb, owning, pronoun, passive, clauses = [], None, None, None, None, clauses + 1
+    return tuple(out), frozenset(changed), tuple(owned)
+
+
+@lru_cache(maxsize=1024)
+def values(text: str) -> frozenset[str]:
+    """The normal forms of the values ``text`` states ("09:15", "db-stg-03", "helix" ...)."""
+    return frozenset(values_of(_read(text)))
+
+
+def values_of(read: _Read) -> set[str]:
+    """The normal forms of the values ``read`` holds, of every type."""
+    return {norm for found in read.values.values() for norm in found}

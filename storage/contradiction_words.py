@@ -1,0 +1,117 @@
+"""The words the contradiction test reads (``contradiction``), lowercase: function words, days, months and
+number words, states and their opposites, negations, change words, owners' verbs, tools' names written in lower case,
+the sizes of a statement in words and the shapes of its tokens and slots; ``stem``, a word's key."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
+
+# Shapes: a text's tokens (token, opens a sentence, was possessive, ends a clause, a question mark follows),
+# its slots (type or "word", normal form or lowercase word, unit) and their marks (possessive, ends a clause, sentence).
+Tokens = tuple[tuple[str, bool, bool, bool, bool], ...]
+Slots = list[tuple[str, str, str | None]]
+Marks = list[tuple[bool, bool, int]]
+# Words whose full stop ends no sentence (a title, a company's form, Latin); consolidation's first sentences too.
+ABBREVIATIONS = frozenset({"dr.", "mr.", "mrs.", "ms.", "prof.", "st.", "mt.", "jr.", "sr.", "inc.", "corp.", "ltd.",
+                           "e.g.", "i.e.", "vs.", "etc.", "approx.", "cf.", "al."})
+# Opposite states: a word of a group in each text, a different one.
+STATES = ({"enabled", "disabled"}, {"open", "closed"}, {"optional", "required", "mandatory"},
+          {"allowed", "forbidden", "banned"}, {"public", "private"}, {"active", "inactive"},
+          {"online", "offline"}, {"resolved", "unresolved"}, {"available", "unavailable"},
+          {"passing", "failing"}, {"healthy", "unhealthy"}, {"approved", "rejected"}, {"true", "false"},
+          {"supported", "unsupported", "deprecated"}, {"locked", "unlocked"}, {"paid", "unpaid"},
+          {"frozen", "lifted"}, {"paused", "resumed"}, {"blocked", "unblocked"}, {"suspended", "reinstated"})
+# Words saying a state of a group in other words: "off" is "disabled", "unfrozen" "lifted" ("on" only
+# ending its clause: "the flag is on", not "on Friday").
+_SAME_STATE = {"off": "disabled", "on": "enabled", "unfrozen": "lifted", "thawed": "lifted"}
+_STATE_GROUP = {word: i for i, group in enumerate(STATES) for word in group}
+_STATE_GROUP |= {word: _STATE_GROUP[same] for word, same in _SAME_STATE.items()}
+NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})
+CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
+                          "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
+                          "swapped", "reassigned"})
+# Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
+# Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them).
+REPLACING = frozenset({"replaced", "swapped"})
+# "X instead of Y", "X rather than Y" deny Y as "X, not Y" does ("We use pnpm instead of npm" agrees
+# with "we use pnpm, never npm").
+_CONTRASTS = {"instead": "of", "rather": "than"}
+# Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
+_WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
+                           "these days", "as of", "starting from", "effective"})
+CHANGE_VERBS = CHANGE_WORDS - _WHEN_CHANGED  # "moved", "switched": a change said with a verb
+_ENDED = frozenset({"anymore", "any more", "no longer"})  # change words saying a denial has begun
+ADDITION_WORDS = frozenset({"also", "too", "additionally", "addition", "plus"})
+STOP = frozenset("""a an the is are was were be been being am has have had do does did to of in on at for from by
+with and or but as it its this that these those there here we our us i my me you your he she his her they their
+them who which what when where how per each every all any some about after before into onto than then so if will
+would should can could may might must just very more most up out set get gets got via until since one while
+during""".split())
+NUMBER_WORDS = {word: str(n) for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+NUMBER_WORDS |= {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "dozen": "12"}
+# Where the subject of a clause ends and what it says of it begins ("The staging cluster | has 4 nodes").
+VERBS = frozenset("is are was were be been am has have had do does did will would shall should can could may "
+                  "might must".split())
+PRONOUNS = frozenset("i we you he she they it".split())
+DETERMINERS = frozenset("the my our your his her their its this that these those".split())
+CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so"})
+# Capitalised words opening a sentence that are never read as names, even before "is" (``_names_at``).
+NOT_NAMES = STOP | DETERMINERS | PRONOUNS | CLAUSE_WORDS | NEGATIONS | frozenset(NUMBER_WORDS) | frozenset(
+    WEEKDAY_NAMES + MONTH_NAMES) | frozenset("""today yesterday tomorrow tonight now currently recently lately
+    everything nothing something anything everyone everybody someone somebody anyone anybody nobody another both
+    either neither such also still again here there please""".split())
+# Verbs whose object is what a name before them holds ("Alice owns the billing service"; also "Jonas
+# Berg is the release manager"): that object is the subject, the name the value in its slot.
+OWNING = frozenset("""owns owned leads manages managed heads chairs maintains oversees supervises
+coordinates""".split())
+# Verbs of state or ownership after which a capitalised word opening a sentence is a name ("Alice owns").
+NAME_VERBS = OWNING | REPLACING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
+# Words between a name and its verb: "Bob now owns", "Alice also leads" (not "replaced": "Jenkins replaced X").
+_BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currently"}
+_POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
+ALIGNED = 64  # words of each text aligned at most (difflib is quadratic: docs/benchmarks.md#contradictions)
+SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
+# Tools' names written in lower case, read as names where a name stands (``_name_slot``).
+LOWER_NAMES = frozenset("""uv pip pipx npm pnpm yarn bun deno make cmake ninja bazel conda mamba poetry tox nox pytest
+ruff black mypy pyright eslint prettier biome webpack vite esbuild rollup nginx caddy git kubectl helm""".split())
+# Words naming a group, a place or a product line: the word right before one names which ("the search
+# team", "the us cluster"; ``siblings`` too).
+HEADS = frozenset("team teams squad department region office branch app application cluster service repo"
+                  " repository account plan tier".split())
+# Regions: one right after the first word of a clause with no verb stands in its subject ("Support for
+# APAC closes at 5pm" / "Support for EMEA ...": two subjects); ``siblings`` reads them as alternatives.
+REGIONS = frozenset(("eu", "us", "uk", "emea", "apac", "amer", "latam"))
+# Words before what a change goes to: "to GitHub Actions", "replaced Jenkins with ...", "swapped Kong for
+# Traefik", "was replaced by Rollbar", "in favour of Yarn".
+_TO = frozenset({"to", "into", "onto", "with", "for", "by", "of"})
+# Words of a time leading a clause, no subject's ("From this autumn Zoë's swimming group meets"), as stemmed
+# (not "fall", "spring", "term": a verb, a framework, a word)
+_WHEN = frozenset({"autumn", "summer", "winter", "week", "month", "year", "quarter", "today", "tomorrow", "tonight",
+                   "morn", "even", "weekend", "season", "semester", *WEEKDAY_NAMES})
+# Words of a relative time, as stemmed, besides ``_WHEN``'s: "last month", "two weeks ago", "yesterday".
+_RELATIVE = frozenset({"last", "ago", "yesterday", "earlier", "past", "previous", "day", "hour"})
+_WHEN_KINDS = frozenset({"time", "day", "month", "date"})  # kinds of value telling when ("20 December": ``_calendar``)
+
+
+def region_us(before: str, after: str) -> bool:
+    """Whether a lower-case "us" between the words ``before`` and ``after`` (lowercase) names the region,
+    not the pronoun: after a determiner or before a word of ``HEADS`` ("the us cluster", "us region")."""
+    return before in DETERMINERS or before in ("a", "an") or after in HEADS or after[:-1] in HEADS
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A crude stem of a lowercase word: "deploys", "deploying", "deployed" → "deploy"."""
+    for suffix, keep, replace in (("ies", 4, "y"), ("ing", 5, ""), ("ed", 4, ""), ("es", 4, ""), ("s", 3, "")):
+        if word.endswith(suffix) and len(word) > keep and not word.endswith("ss"):
+            word = word[: -len(suffix)] + replace
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+# Words answering or greeting, as stemmed: they name no value's slot ("ok a6" / "ok b1": trial verify63 N8).
+INTERJECTIONS = frozenset(stem(word) for word in "ok okay yes yeah yep yup thanks thx hi hello hey alright ack".split())
