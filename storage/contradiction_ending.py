@@ -25,6 +25,8 @@ ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "
                   ("no", "longer", "using"), ("no", "more"))
 _ENDING_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # ENDING_PHRASES by first word, in order: a word is
     first: tuple(p for p in ENDING_PHRASES if p[0] == first) for first, *_ in ENDING_PHRASES}  # tried on its own
+_ENDING_TO: dict[str, tuple[tuple[str, ...], ...]] = {  # ENDING_PHRASES by last word: a word after one is tried
+    p[-1]: tuple(q for q in ENDING_PHRASES if q[-1] == p[-1]) for p in ENDING_PHRASES}  # against those alone
 # Verbs ending the name after them only when what replaces it follows ("We left Jenkins for Buildkite"; not "We
 # left Jenkins running").
 _ENDING_FOR = frozenset({"left", "traded"})
@@ -36,6 +38,8 @@ _PASSIVE_ENDING = ENDING | frozenset(_PARTICLES)  # "Jenkins was phased out"
 _PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), ("the", "chop"),
                     ("no", "longer", "used"), ("no", "longer", "needed"), ("no", "longer", "supported"),
                     ("no", "longer", "maintained"), ("no", "longer", "in", "use"))
+_PASSIVE_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # _PASSIVE_PHRASES by first word, in order
+    p[0]: tuple(q for q in _PASSIVE_PHRASES if q[0] == p[0]) for p in _PASSIVE_PHRASES}
 # Beside an end, words saying the name whole: what it is held as ("We cancelled our PagerDuty subscription") and,
 # after "from", what holds every tool ("Vault was removed from the stack"; not "from the staging cluster").
 _HELD_AS = frozenset("subscription subscriptions account accounts plan plans contract contracts license licence "
@@ -69,7 +73,8 @@ def _ended_slot(tokens: Tokens, at: int) -> bool:
     using npm", "We cancelled our npm subscription")."""
     verb = next((tokens[k][0].lower() for k in range(at - 1, -1, -1) if tokens[k][0].lower() not in DETERMINERS), "")
     return verb in ENDS or any(
-        tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p for p in ENDING_PHRASES)
+        tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p
+        for p in _ENDING_TO.get(tokens[at - 1][0].lower() if at else "", ()))
 
 
 def _replacing_slot(tokens: Tokens, at: int) -> bool:
@@ -201,4 +206,4 @@ def _predicate(lowered: list[str], i: int) -> int:
     if word in _PASSIVE_ENDING:
         particle = _PARTICLES.get(word)
         return 1 if particle is None else 2 if lowered[i + 1:i + 2] == [particle] else 0
-    return next((len(p) for p in _PASSIVE_PHRASES if tuple(lowered[i:i + len(p)]) == p), 0)
+    return next((len(p) for p in _PASSIVE_FROM.get(word, ()) if tuple(lowered[i:i + len(p)]) == p), 0)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.storage import contradiction_reading
+from memvault.storage import contradiction_ending, contradiction_reading
 from memvault.storage.contradiction_reading import _read, _reading
-from memvault.storage.contradiction_tokens import inner_names, openers
+from memvault.storage.contradiction_tokens import _tokens, inner_names, openers
+from memvault.storage.contradiction_words import DETERMINERS
 
 PAIRS = [
     ("Alice owns the billing service.", "Since May Alice drinks coffee."),
@@ -41,3 +42,41 @@ def test_a_reading_with_known_names_is_the_reading_afresh(older, newer):
 ])
 def test_known_words_count_only_when_they_make_a_name(text, known, named):
     assert (contradiction_reading._naming(text, known) == known) is named
+
+
+def _ended_slot_by_scan(tokens, at):
+    """``_ended_slot`` trying every ending phrase: what its index by last word must answer."""
+    verb = next((tokens[k][0].lower() for k in range(at - 1, -1, -1)
+                 if tokens[k][0].lower() not in DETERMINERS), "")
+    return verb in contradiction_ending.ENDING or verb in contradiction_ending._ENDING_FOR or any(
+        tuple(t[0].lower() for t in tokens[max(0, at - len(p)):at]) == p for p in contradiction_ending.ENDING_PHRASES)
+
+
+def _predicate_by_scan(lowered, i):
+    """``_predicate``'s phrases tried every one: what its index by first word must answer."""
+    return next((len(p) for p in contradiction_ending._PASSIVE_PHRASES if tuple(lowered[i:i + len(p)]) == p), 0)
+
+
+ENDS = [f"We {' '.join(p)} Jenkins last week." for p in contradiction_ending.ENDING_PHRASES] + [
+    f"The {p[-1]} Jenkins stays." for p in contradiction_ending.ENDING_PHRASES] + [  # the last word alone: no phrase
+    "Using Jenkins for builds.", "Off we go with Jenkins.", "We use Jenkins.", "Jenkins", "We retired our Jenkins."]
+PASSIVES = [f"Jenkins was {' '.join(p)} in May." for p in contradiction_ending._PASSIVE_PHRASES] + [
+    f"Jenkins is {p[0]} here." for p in contradiction_ending._PASSIVE_PHRASES] + ["No more Jenkins.", "The boot sector."]
+
+
+@pytest.mark.parametrize("text", ENDS)
+def test_an_ending_phrase_is_found_by_its_last_word_as_by_trying_every_phrase(text):
+    tokens = _tokens(text)
+    found = [contradiction_ending._ended_slot(tokens, at) for at in range(len(tokens))]
+    assert found == [_ended_slot_by_scan(tokens, at) for at in range(len(tokens))]
+    assert found[[t[0] for t in tokens].index("Jenkins")] == (text.startswith("We ") and text != "We use Jenkins.")
+
+
+@pytest.mark.parametrize("text", PASSIVES)
+def test_a_passive_phrase_is_found_by_its_first_word_as_by_trying_every_phrase(text):
+    lowered = [t[0].lower() for t in _tokens(text)]
+    for i in range(len(lowered)):
+        if lowered[i] not in contradiction_ending._PASSIVE_ENDING:
+            assert contradiction_ending._predicate(lowered, i) == _predicate_by_scan(lowered, i), i
+    if " was " in text:
+        assert max(contradiction_ending._predicate(lowered, i) for i in range(len(lowered))) > 0
