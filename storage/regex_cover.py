@@ -149,7 +149,7 @@ def _searcher(covers: dict[str, Any], follow: bool) -> tuple[Any, list[str]]:
     built = covers.get(("searcher", follow))
     if built is not None:
         return built  # type: ignore[no-any-return]
-    import re2
+    from .secret_re2 import pattern_set
 
     heads = [head for head, entries in covers["index"].items() if entries.count(_ENTRY) >= _HEAD_STRINGS_MOST]
     strings: dict[int, list[str]] = {}
@@ -160,14 +160,8 @@ def _searcher(covers: dict[str, Any], follow: bool) -> tuple[Any, list[str]]:
                 chars = covers["following"][int(following)] if follow else ""
                 strings.setdefault(int(number), []).append(
                     _literal(string) + (f"[{_literal(chars)}]" if chars else ""))
-    options = re2.Options()
-    options.log_errors, options.max_mem = False, 64 << 20
-    searcher = re2.Set.SearchSet(options)
-    for head in heads:
-        searcher.Add(_literal(head))
-    for number in range(covers["count"]):
-        searcher.Add("|".join(strings.get(number, ())) or "[^\\x00-\\x{10FFFF}]")  # (matches nothing)
-    searcher.Compile()
+    searcher = pattern_set([*map(_literal, heads), *(  # (an empty class matches nothing)
+        "|".join(strings.get(number, ())) or "[^\\x00-\\x{10FFFF}]" for number in range(covers["count"]))])
     covers[("searcher", follow)] = searcher, heads
     return searcher, heads
 

@@ -16,7 +16,7 @@ import functools
 import itertools
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 import re2
@@ -82,22 +82,27 @@ def utf8(text: str) -> tuple[bytes, list[int] | None]:
     return text.encode("utf-8", "surrogatepass"), [0, *itertools.accumulate(widths)]
 
 
-@functools.lru_cache(maxsize=8)
-def _pattern_set(patterns: tuple[Any, ...]) -> Any:
-    """An RE2 set of ``patterns`` (:func:`compile_linear`'s, default options but memory), built once."""
+def pattern_set(sources: Iterable[str]) -> Any:
+    """An RE2 set (``RE2::Set``, unanchored) of ``sources``, whose ``Match(bytes)`` gives the numbers of those that
+    match somewhere, in one pass (a set's DFA keeps on when its memory fills, where a pattern's gives up)."""
     options = re2.Options()
     options.log_errors, options.max_mem = False, 64 << 20
     searcher = re2.Set.SearchSet(options)
-    for pattern in patterns:
-        searcher.Add(pattern.pattern)
+    for source in sources:
+        searcher.Add(source)
     searcher.Compile()
     return searcher
 
 
+@functools.lru_cache(maxsize=8)
+def _pattern_set(patterns: tuple[Any, ...]) -> Any:
+    """:func:`pattern_set` of ``patterns`` (:func:`compile_linear`'s, default options), built once."""
+    return pattern_set(pattern.pattern for pattern in patterns)
+
+
 def unmatched(patterns: tuple[Any, ...], text: str) -> frozenset[Any]:
-    """Those of ``patterns`` that match nowhere in ``text``, found in one pass of an RE2 set (``RE2::Set``: a set
-    cannot give up on a long text as a single pattern's DFA does, it keeps on in linear time): :func:`find` skips
-    them, where a search each cost some fifty passes over every short text."""
+    """Those of ``patterns`` that match nowhere in ``text``, found in one pass (:func:`pattern_set`): :func:`find`
+    skips them, where a search each cost some fifty passes over every short text."""
     held = _pattern_set(patterns).Match(utf8(text)[0]) or ()
     return frozenset(patterns).difference(patterns[i] for i in held)
 
