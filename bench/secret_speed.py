@@ -5,9 +5,10 @@ Usage: ``python bench/secret_speed.py EVAL_FOLDER... [--before COMMIT] [--runs 5
 Texts: every memory, tag and question of the evaluation folders (as ``bench/secret_false_positives.py`` reads
 them: short texts, as ``remember`` gets them), and notes of 2, 4 and 8 KB made of those memories in order (one
 blank line between two). Each tree runs in its own process, warmed up first (``secret_warm.steps``: every pattern
-compiled, as a server's worker does), then ``secrets.find_secrets`` over each set, timed in CPU seconds, the best
-of ``--runs``; the trees alternate run by run. Prints µs per character for each set and tree, and this tree's over
-the other's.
+compiled, as a server's worker does), then ``secrets.find_secrets`` over each set (``remember``'s check) and
+``secrets.redact`` over every 4th evaluation text (what boot, the web pages and the hooks do to what they show or
+keep), timed in CPU seconds, the best of ``--runs``; the trees alternate run by run. Prints µs per character for
+each set and tree, and this tree's over the other's.
 """
 
 from __future__ import annotations
@@ -46,17 +47,18 @@ def _worker(tree: str, texts_file: str, runs: int) -> None:
             (package / part).symlink_to(Path(tree, part))
         sys.path.insert(0, folder)
     from memvault.storage.secret_warm import steps
-    from memvault.storage.secrets import find_secrets
+    from memvault.storage.secrets import find_secrets, redact
 
     for _ in steps():
         pass
     sets = json.loads(Path(texts_file).read_text(encoding="utf-8"))
     best = {}
     for name, texts in sets.items():
+        redacted = name.startswith("redacted")
         times = []
         for _ in range(runs):
             start = time.process_time()
-            find_secrets(*texts)
+            _ = [redact(text) for text in texts] if redacted else find_secrets(*texts)
             times.append(time.process_time() - start)
         best[name] = min(times)
     print(json.dumps(best))
@@ -80,7 +82,8 @@ def main() -> None:
     from secret_false_positives import texts
 
     short = [text for folder in args.folders for _, text in texts(Path(folder))]
-    sets = {"evaluation texts": short, "notes of 2-8 KB": _notes(short)}
+    sets = {"evaluation texts": short, "notes of 2-8 KB": _notes(short),
+            "redacted: every 4th evaluation text": short[::4]}
     with tempfile.TemporaryDirectory() as folder:
         texts_file = Path(folder, "texts.json")
         texts_file.write_text(json.dumps(sets), encoding="utf-8")
