@@ -101,63 +101,78 @@ def indexed(covers: list[Cover | None]) -> dict[str, Any]:
             "index": {head: _ENTRY.join(entries) for head, entries in sorted(index.items())}}
 
 
-# The characters of text :func:`holding` reads at most (in ``str.find``'s passes) before it answers every
-# cover: a few milliseconds, past which compiling every pattern costs less than the search would. Each look
-# counts as reading ``_LOOK`` characters at least (a step of Python's costs about that).
+# The characters :func:`holding` reads at most in Python (at the places a head of many strings is), besides ``_LOOK``
+# for each character of the text, before it answers every cover: past that, running every pattern costs less than
+# the looks would. Each look counts as reading ``_LOOK`` characters (a step of Python's costs about that).
 HOLDING_MOST_READ = 1_000_000
 _LOOK = 1_000
+# A head of more strings than this (the first characters of the thousands of spellings of a spaced-out word, "p a")
+# is looked for by RE2 and its strings by Python where it is; the strings of the others by RE2: a set of them
+# builds in 0.02 s, of every string in 4 s (bench/secret_speed.py).
+_HEAD_STRINGS_MOST = 50
 
 
 def holding(folded: str, covers: dict[str, Any], most_read: float = HOLDING_MOST_READ, follow: bool = True) -> set[int]:
     """The numbers of the covers (:func:`indexed`) that ``folded``, a text casefolded, holds: one of their
-    strings, followed by one of its characters where it names them; and those that are None. Only the
-    strings whose first characters the text holds are looked for (a cover has some thousands of strings): by
-    each string's passes over the text, or, for a head of many strings ("s a", the first of the thousands of
-    spellings of a spaced-out word), at each place the text holds the head, by the lengths of its strings
-    (:func:`_by_length`); every cover once the looks would read more than ``most_read`` characters (a long
-    text)."""
-    index, follows = covers["index"], covers["following"]
-    budget = most_read - len(index) * len(folded)  # each first characters looked for, at most
-    found: set[int] = set(covers["always"])
-    for head, entries in index.items():
-        if budget < 0:
-            return set(range(covers["count"]))
-        if head not in folded:
+    strings, followed by one of its characters where it names them (when ``follow``); and those that are None.
+    One pass of an RE2 set (:func:`_searcher`) finds the strings of most heads and where the other heads are; at
+    each place such a head is, its strings are looked for by their lengths (:func:`_by_length`); every cover once
+    those looks would read more than ``most_read`` characters and ``_LOOK`` a character of ``folded``."""
+    searcher, heads = _searcher(covers, follow)
+    follows, found, budget = covers["following"], set(covers["always"]), most_read + _LOOK * len(folded)
+    for number in searcher.Match(folded.encode("utf-8", "surrogatepass")) or ():
+        if number >= len(heads):
+            found.add(number - len(heads))
             continue
-        strings, lengths = _by_length(entries)
-        if len(strings) > len(lengths):  # fewer looks at each place the head is than passes for each string
-            start = 0
-            while (at := folded.find(head, start)) >= 0:
-                budget -= max(_LOOK * len(lengths), at + len(head) - start)
-                if budget < 0:
-                    return set(range(covers["count"]))
-                for length in lengths:
-                    end = at + length
-                    for following, number in strings.get(folded[at:end], ()) if end <= len(folded) else ():
-                        chars = follows[following] if follow else ""
-                        if not chars or (end < len(folded) and folded[end] in chars):
-                            found.add(number)
-                start = at + 1
-            continue
-        for entry in entries.split(_ENTRY):
-            string, following, written = entry.split(_FIELD)
-            number = int(written)
-            if number in found:
-                continue
-            chars, start = follows[int(following)] if follow else "", 0
-            while True:
-                at = folded.find(string, start)
-                budget -= max(_LOOK, (len(folded) if at < 0 else at + len(string)) - start)
-                if budget < 0:
-                    return set(range(covers["count"]))
-                if at < 0:
-                    break
-                end = at + len(string)
-                if not chars or (end < len(folded) and folded[end] in chars):
-                    found.add(number)
-                    break
-                start = at + 1
+        head = heads[number]
+        strings, lengths = _by_length(covers["index"][head])
+        start = 0
+        while (at := folded.find(head, start)) >= 0:
+            budget -= max(_LOOK * len(lengths), at + len(head) - start)
+            if budget < 0:
+                return set(range(covers["count"]))
+            for length in lengths:
+                end = at + length
+                for following, cover_number in strings.get(folded[at:end], ()) if end <= len(folded) else ():
+                    chars = follows[following] if follow else ""
+                    if not chars or (end < len(folded) and folded[end] in chars):
+                        found.add(cover_number)
+            start = at + 1
     return found
+
+
+def _searcher(covers: dict[str, Any], follow: bool) -> tuple[Any, list[str]]:
+    """An RE2 set over a text casefolded, and the heads of more than ``_HEAD_STRINGS_MOST`` strings of ``covers``:
+    its pattern ``i`` below their count finds head ``i``; pattern ``count + n`` the strings of cover ``n`` of the
+    other heads, each followed by one of its characters where it names them (and ``follow``). Built once for
+    ``covers`` (kept in it)."""
+    built = covers.get(("searcher", follow))
+    if built is not None:
+        return built  # type: ignore[no-any-return]
+    from .secret_re2 import pattern_set
+
+    heads = [head for head, entries in covers["index"].items() if entries.count(_ENTRY) >= _HEAD_STRINGS_MOST]
+    strings: dict[int, list[str]] = {}
+    for head, entries in covers["index"].items():
+        if entries.count(_ENTRY) < _HEAD_STRINGS_MOST:
+            for entry in entries.split(_ENTRY):
+                string, following, number = entry.split(_FIELD)
+                chars = covers["following"][int(following)] if follow else ""
+                strings.setdefault(int(number), []).append(
+                    _literal(string) + (f"[{_literal(chars)}]" if chars else ""))
+    searcher = pattern_set([*map(_literal, heads), *(  # (an empty class matches nothing)
+        "|".join(strings.get(number, ())) or "[^\\x00-\\x{10FFFF}]" for number in range(covers["count"]))])
+    covers[("searcher", follow)] = searcher, heads
+    return searcher, heads
+
+
+# ASCII punctuation escaped for RE2 (in a class too); every other character stands for itself.
+_ESCAPES = str.maketrans({c: "\\" + c for c in map(chr, range(33, 127)) if not c.isalnum()})
+
+
+def _literal(chars: str) -> str:
+    """``chars`` written for RE2, each matched as itself."""
+    return chars.translate(_ESCAPES)
 
 
 @functools.lru_cache(maxsize=4096)

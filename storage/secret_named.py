@@ -33,7 +33,7 @@ from .secret_lists import (
     table_source,
 )
 from .secret_phrases import passphrase
-from .secret_plain import CLAUSE_WORDS, plain_phrase, plain_word
+from .secret_plain import CHANGE_VERBS, CLAUSE_WORDS, plain_phrase, plain_word
 from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
@@ -223,7 +223,7 @@ def said(role: str, language: str | None = None) -> str:
     adverb = f"(?:[ \\t]+(?:{adverb}))?" if adverb else ""
     # "my password's X", "the password's been changed to X", "the password'll be X"; not after a word for a key: "the
     # token's scope2 field"
-    owned = (f"|['’](?:s|(?:s|ve|d)[ \\t]+been(?:[ \\t]+(?:set|changed|reset|updated|switched|rotated)[ \\t]+to)?"
+    owned = (f"|['’](?:s|(?:s|ve|d)[ \\t]+been(?:[ \\t]+(?:{CHANGE_VERBS})[ \\t]+to)?"
              f"|(?:ll|d)[ \\t]+be){adverb}[ \\t]+") if role != "key" else ""
     named = key_words() if role == "key" else words(role, language)
     # a possessive after the word, before what may follow it ("parola mea pentru router este X", "passordet mitt er X")

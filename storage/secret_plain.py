@@ -208,10 +208,10 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
 # to"; English's), or a change's verb, a determiner and up to 6 words (the word for password among them) then "to",
 # on one line ("we set the wifi password to X", "changed the password for the router to X"; not "send the reset
 # password to Bob": a participle before the word, no determiner).
-_CHANGE_VERBS = "set|changed|reset|updated|switched|rotated"
-_CHANGED_TO = re.compile(rf"(?i)(?<![\w'’-])(?:{_CHANGE_VERBS})[ \t]+to[ \t]+$")
+CHANGE_VERBS = "set|changed|reset|updated|switched|rotated"
+_CHANGED_TO = re.compile(rf"(?i)(?<![\w'’-])(?:{CHANGE_VERBS})[ \t]+to[ \t]+$")
 _CHANGED_OBJECT_TO = re.compile(
-    rf"(?i)(?<![\w'’-])(?:{_CHANGE_VERBS}|change|update|switch|rotate)[ \t]+(?:the|my|our|your|his|her|their|its|this"
+    rf"(?i)(?<![\w'’-])(?:{CHANGE_VERBS}|change|update|switch|rotate)[ \t]+(?:the|my|our|your|his|her|their|its|this"
     r"|that)[ \t]+(?:[^\s,;:.!?()\[\]{}]+[ \t]+){1,6}?to[ \t]+$")
 # An arrow between spaces ("Password -> X", "password => X"; code writes "s->password->data" unspaced), or a
 # typographic one ("password → X"), ending what stands before a value.

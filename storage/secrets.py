@@ -23,7 +23,7 @@ from typing import Any
 
 from .errors import InvalidInput
 from .secret_marks import unmarked
-from .secret_re2 import compile_linear, find
+from .secret_re2 import compile_linear, find, unmatched
 from .secret_values import is_filtered, masked
 
 # detect-secrets' plugins left out: the generic high-entropy ones and the public-IP one
@@ -201,6 +201,13 @@ def _format_detectors() -> tuple[Any, ...]:
     return (*own.builtin_detectors(), own.KeyFormatDetector(), own.Base58CheckKeyDetector())
 
 
+@functools.cache
+def _fixed_patterns() -> tuple[Any, ...]:
+    """The patterns of the detectors that run the same patterns over every text (not those choosing theirs for
+    each text: ``patterns(text)``)."""
+    return tuple(p for detector in detectors() if not hasattr(detector, "patterns") for p in detector.denylist)
+
+
 def _format_starts(text: str) -> set[int]:
     """The offsets of ``text`` where a key of a vendor's format starts (:func:`_format_detectors`). Linear."""
     return {offset for detector in _format_detectors() for offset, _, _, _ in find(detector, text)}
@@ -217,11 +224,14 @@ def _values(joined: str, lines: list[str], line_of: Callable[[int], int] | None 
     starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
     found: list[tuple[int, int, str, str, int]] = []
     kinds: dict[int, Callable[[int], str]] = {}  # the words naming credentials of each line, read once
+    skipped = unmatched(_fixed_patterns(), joined)
     for detector in detectors():
+        if not hasattr(detector, "patterns") and skipped.issuperset(detector.denylist):
+            continue
         kept = 0  # values the filters keep count towards ``most``, not decoys they drop
         filtered: dict[str, bool] = {}  # decoys repeat a value, and a placeholder: each is judged once
         placeholders: dict[str, bool] = {}
-        for offset, kind, value, end in find(detector, joined):
+        for offset, kind, value, end in find(detector, joined, skipped):
             if value not in filtered:
                 filtered[value] = is_filtered(value, detector)
             # a pattern's group may hold only a key's prefix ("ghp"): its placeholder is read whole
