@@ -73,6 +73,11 @@ SELECT t.session_seq, t.seq + g, t.tenant, t.role, 'routine note x' || g, t.toke
        to_tsvector('memvault', 'routine note x' || g)
 FROM turns t, generate_series(1, {TURNS_MORE}) AS g WHERE t.tenant = 'a' AND t.seq = 1
 """
+# Other tenants' review queues as full as tenant a's: a server's table of pairs holds many tenants' (with
+# tenant a's alone, reading the whole table is the same as reading its pairs by the index).
+PAIR_TENANTS = 30
+COPY_PAIRS = "INSERT INTO review_pairs SELECT 'c' || g, older, newer FROM review_pairs, generate_series(1, %s) AS g"
+
 
 @pytest.fixture(scope="module")
 def tenant(pg_server) -> Iterator[tuple[str, Store]]:  # type: ignore[no-untyped-def]
@@ -101,7 +106,10 @@ def tenant(pg_server) -> Iterator[tuple[str, Store]]:  # type: ignore[no-untyped
         conn.execute(COPY_TURNS)
         conn.execute("VACUUM turns")  # the GIN index's pending entries merged, as autovacuum does
         conn.execute("ANALYZE")
-    kept_pair(store)  # after the copies: its older is recall's first hit
+    kept_pair(store)  # after the copies: its older is recall's first hit (consolidate keeps PAIRS_KEPT pairs)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(COPY_PAIRS, (PAIR_TENANTS,))
+        conn.execute("ANALYZE")  # the pairs' statistics too: autovacuum's reading of them came at any time
     try:
         yield url, store
     finally:
