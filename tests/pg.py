@@ -12,6 +12,7 @@ import itertools
 import os
 import shutil
 import tempfile
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,6 +71,17 @@ class PgServer:
         """Drop every database :meth:`new_database` made (sessions still on them are ended)."""
         while self.made:
             self.admin(f'DROP DATABASE IF EXISTS "{self.made.pop()}" WITH (FORCE)')
+
+    def reload(self) -> None:
+        """Have the server read its configuration files (pg_hba.conf too) again, and wait until a new
+        connection is under them: ``pg_reload_conf()`` only signals the server (a fixed wait after it
+        was too short on a loaded machine)."""
+        before = self.admin("SELECT pg_conf_load_time()")
+        self.admin("SELECT pg_reload_conf()")
+        deadline = time.monotonic() + 60
+        while self.admin("SELECT pg_conf_load_time()") == before:
+            assert time.monotonic() < deadline, "the server did not read its configuration again"
+            time.sleep(0.01)
 
     def admin(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Run ``sql`` on the server's own database in autocommit mode; the rows it returns."""

@@ -6,7 +6,6 @@ serve log line, the connection error, config errors."""
 from __future__ import annotations
 
 import subprocess
-import time
 
 import pytest
 from conftest import SERVE, server_env
@@ -110,14 +109,13 @@ def password_url(pg_server, pg_url):
                     f" CREATE ROLE memvault_owner_pw SUPERUSER LOGIN PASSWORD '{SECRET}'; END IF; END $$")
     name = pg_server.dbname(pg_url)
     hba.write_text("local all memvault_owner_pw scram-sha-256\n" + original)
-    pg_server.admin("SELECT pg_reload_conf()")
-    time.sleep(0.2)
+    pg_server.reload()
     url = pg_server.url(name, user="memvault_owner_pw")  # no password: it goes in the query string below
     try:
         yield url + ("&" if "?" in url else "?") + f"password={SECRET}"
     finally:
         hba.write_text(original)
-        pg_server.admin("SELECT pg_reload_conf()")
+        pg_server.reload()
 
 
 def test_the_owner_connects_with_a_password_in_the_query_and_stats_never_shows_it(password_url, pg_server, capsys):
