@@ -21,6 +21,7 @@ from .hits import Hit, RecallOutcome, Signals
 from .newer_hits import window
 from .records import Memory
 from .timeforeign import in_english
+from .timelists import each_day_dated
 from .timewords import TimeParser
 
 if TYPE_CHECKING:
@@ -117,7 +118,8 @@ class Retriever:
         (without, no superseded memory's match is credited); None when the query has no words."""
         if not query_chunks(query):
             return None
-        query = in_english(query)  # "letzten Dienstag", "le 1er décembre": read as the time they name
+        # "letzten Dienstag", "le 1er décembre", "November 3, 5 and 9": read as the times they name
+        query = each_day_dated(in_english(query))
         when = self.time.find(query, filters.until or filters.now)
         words_query = when.remove_from(query) if when else query
         if when is not None and when.vague and not names_no_subject(words_query):
