@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypedDict
 from . import ranking as ranking_rules
 from . import validate
 from .backend import Backend, Reader, Search
-from .candidates import Candidates, admits, gather
+from .candidates import Candidates, admits, gather, names
 from .consolidate import kept_newer
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
@@ -146,7 +146,11 @@ class Retriever:
             def nearest() -> np.ndarray | None:
                 return None if side is None else side.result()
 
-            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded, credit=rank)
+            # A time still named once the time is out ("March 5" of "on March 3, or possibly even March 5") is no
+            # name that no memory holds.
+            timed = self.time.words_of_times(words_query, filters.until or filters.now) \
+                if when is not None and names(words_query) else set()
+            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded, credit=rank, timed=timed)
             if not rank:
                 return found, None
 

@@ -771,6 +771,20 @@ class TimeParser:
                                    or _STATE_VERB.search(query) is not None)
         return recent(query, now_ms)
 
+    def words_of_times(self, query: str, now_ms: int) -> set[str]:
+        """The words (lower case) of the times :meth:`find` reads in ``query``, one after another, each taken
+        out before the next (at most ``_LISTED_MAX``): a time left in a question once its time is out ("March
+        5" of "on March 3, or possibly even March 5") is no name (trial verify64 N2)."""
+        words: set[str] = set()
+        for _ in range(_LISTED_MAX):
+            found = self.find(query, now_ms)
+            rest = query if found is None or found.vague else found.remove_from(query)
+            if rest == query:
+                break
+            words.update(w.lower() for w in re.findall(r"\w+", found.phrase or found.text))  # type: ignore[union-attr]
+            query = rest
+        return words
+
     @staticmethod
     def _range(parser: Any, text: str, ahead: bool, base: datetime, now_ms: int,
                past: bool = False) -> TimeRange | None:

@@ -176,3 +176,23 @@ async def test_the_days_listed_cross_the_wire_as_ranges(db_path, real_embedder, 
 def test_questions_listing_no_days_of_a_month_written_once_stay_as_written(question):
     assert each_day_dated(question) == question
 
+
+@pytest.mark.contract
+@pytest.mark.parametrize("question", [
+    "what did we decide on March 3 or possibly even March 13?", "what did we decide on March 3 (or March 13?)",
+    "what did we decide on March 3, no wait, on March 13?", "what did we decide on March 3, I think, or March 13?",
+    "what did we decide on March 3 and, if not, on Friday March 13?",
+])
+def test_a_time_the_list_does_not_join_is_no_unknown_name(shared_store, question):
+    outcome = recall_of(shared_store, MEMORIES, question, limit=len(DAYS))
+    assert not outcome.abstained
+    assert outcome.hits[0].memory.content in {DECISIONS[DAYS[0]], DECISIONS[DAYS[1]]}
+
+
+@pytest.mark.contract
+@pytest.mark.parametrize("question", [
+    "what did May decide on March 3?", "what did May decide on March 3 or was it March 13?", "what does May own?",
+    "what did Will decide on the 14th and 24th of November?",
+])
+def test_a_name_no_memory_holds_still_abstains_beside_a_time(shared_store, question):
+    assert recall_of(shared_store, MEMORIES, question, limit=len(DAYS)).abstained
