@@ -74,7 +74,8 @@ MONTH_ONCE = [(q, {DAYS[3], DAYS[4]}) for q in [
 ALTERNATIVES = [(q, {DAYS[0], DAYS[1]}) for q in [
     "what did we decide on March 3 or was it March 13?", "what did we decide on March 3, or maybe March 13?",
     "what was decided on March 3? or March 13?", "what did we decide on March 3 - or was it the 13th?",
-    "what did we decide on March 3 \u2013 or was it March 13?", "what did we decide on March 3, or perhaps on March 13?",
+    "what did we decide on March 3 \u2013 or was it March 13?",
+    "what did we decide on March 3, or perhaps on March 13?",
     "what did we decide on March 3 or possibly March 13?", "what did we decide on March 3, or rather March 13?",
     "Was haben wir am 3. März oder vielleicht am 13. März beschlossen?",
     "Qu'avons-nous décidé le 3 mars ou peut-être le 13 mars ?", "¿Qué decidimos el 3 de marzo o quizás el 13 de marzo?",
