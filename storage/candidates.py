@@ -155,14 +155,15 @@ def gather(
     pool: int,
     degraded: str | None,
     credit: bool = True,
+    timed: set[str] | frozenset[str] = frozenset(),
 ) -> Candidates:
-    """Run the candidate searches in the read transaction ``tx``.
-    More: docs/retrieval-tuning.md#candidates-gather."""
+    """Run the candidate searches in the read transaction ``tx``; ``timed``: the words of times
+    ``words_query`` still names, never a name. More: docs/retrieval-tuning.md#candidates-gather."""
     kinds, kind_only = named
     chunks = query_chunks(words_query)
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
     time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None and when.written else []
-    asked = names(words_query)
+    asked = [name for name in names(words_query) if name.lower() not in timed]
     # A name that is also a function word ("Will", "Don", "Can") is a word of the question's subject.
     chunks += [[name] for name in asked if name.lower() in STOP_WORDS and [name] not in chunks]
     meanings = asked_meanings(words_query) if when is not None else frozenset()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypedDict
 from . import ranking as ranking_rules
 from . import validate
 from .backend import Backend, Reader, Search
-from .candidates import Candidates, admits, gather
+from .candidates import Candidates, admits, gather, names
 from .consolidate import kept_newer
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
@@ -21,6 +21,7 @@ from .hits import Hit, RecallOutcome, Signals
 from .newer_hits import window
 from .records import Memory
 from .timeforeign import in_english
+from .timelists import each_day_dated
 from .timewords import TimeParser
 
 if TYPE_CHECKING:
@@ -117,7 +118,8 @@ class Retriever:
         (without, no superseded memory's match is credited); None when the query has no words."""
         if not query_chunks(query):
             return None
-        query = in_english(query)  # "letzten Dienstag", "le 1er décembre": read as the time they name
+        # "letzten Dienstag", "le 1er décembre", "November 3, 5 and 9": read as the times they name
+        query = each_day_dated(in_english(query))
         when = self.time.find(query, filters.until or filters.now)
         words_query = when.remove_from(query) if when else query
         if when is not None and when.vague and not names_no_subject(words_query):
@@ -144,7 +146,11 @@ class Retriever:
             def nearest() -> np.ndarray | None:
                 return None if side is None else side.result()
 
-            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded, credit=rank)
+            # A time still named once the time is out ("March 5" of "on March 3, or possibly even March 5") is no
+            # name that no memory holds.
+            timed = self.time.words_of_times(words_query, filters.until or filters.now) \
+                if when is not None and names(words_query) else set()
+            found = gather(tx, filters, words_query, named, nearest, when, pool, degraded, credit=rank, timed=timed)
             if not rank:
                 return found, None
 

@@ -40,12 +40,16 @@ _ENGLISH = {form: month for month in _MONTHS for form in (month, month[:3])} | {
 _LAST = ("letzten letzte letzter letztes vergangenen vergangene vergangener dernier dernière passé passée "
          "pasado pasada último última passado passada scorso scorsa vorige vorig afgelopen").split()
 _UNITS = {"week": "woche semaine semana settimana", "month": "monat mois mes mês mese maand"}
-# The words leading to a day ("am", "le", "el", "il", "l'", "em", "no dia", "op"; "vom", "du", "do dia"), perhaps
+# The words for "and" and "or" between two days (the Dutch "en", "of"; the Spanish "o"): ``between`` below.
+_JOINS = {"und": "and", "et": "and", "y": "and", "e": "and", "en": "and", "oder": "or", "ou": "or", "o": "or",
+          "of": "or"}
+# The words leading to a day ("am", "le", "el", "il", "l'", "em", "no dia", "op"; "vom", "du", "do dia"; "los días",
+# "nos dias", "les" before days listed: "los días 3 y 5 de noviembre"), perhaps
 # with the word for "day", written "on" or "of" before a date, in English words by then ("em 11/03", "no dia 1
 # December"): English reads a date in digits only after such a word, and "no", "dia" are no subject.
-_ON_DAY = "am le el il l' all' em no op"
+_ON_DAY = "am le les el los il l' all' em no nos op"
 _OF_DAY = "vom du del do da dal dell' della van"
-_DAY_NOUNS = "tag jour día dia giorno dag"
+_DAY_NOUNS = "tag tage jour jours día días dia dias giorno giorni dag dagen"
 # The words a question is asked with, by their English: written in English in a question naming a time in one
 # of these languages, so it reads as its English twin does (its function words are no subject; "décidé",
 # "entschieden" ask for decisions, and in the past). Ours; a word of several languages takes one English word.
@@ -171,7 +175,8 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     # A weekday before a day of the month ("Dienstag, dem 24", "el martes 24 de", "mardi 24.11.").
     before_day = re.compile(rf"(?<![\w-])({alternation(weekdays)})(?=\.?,?\s+(?:\w{{1,3}}\s+)?\d)", re.IGNORECASE)
     lone_day = re.compile(rf"(?<![\w-])(?:{alternation(weekdays)})(?![\w-])|([{_JAPANESE_DAYS}])曜日", re.IGNORECASE)
-    cjk = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日")
+    # "12月1日", "2026年12月1日", a list writing its month once: "11月3日、5日、9日", "12月3日と5日"
+    cjk = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日((?:\s*[、,，と・や]\s*\d{1,2}\s*日(?!\d))*)")
     words = sorted(_asked(), key=len, reverse=True)
     spaced = "|".join(re.escape(w).replace("'", "['’]") for w in words if not _unspaced(w))
     asking = re.compile(rf"(?<!\w)(?:{spaced})(?:(?<=['’])|(?![\w'’]))|"
@@ -181,8 +186,14 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     day_lead = re.compile(
         rf"(?<![\w'’])(en\s+)?({leads})(?:\s+(?:dem\s+|den\s+)?(?:{alternation(_DAY_NOUNS.split())}))?(?:(?<=['’])|\s+)"
         rf"(?=\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{english_month})\b|(?:{english_month})\.?\s+\d"
+        rf"|\d{{1,2}}\.?(?:\s*(?:,|{alternation(_JOINS)})\s*\d{{1,2}}\.?)+\s+(?:of\s+)?(?:{english_month})\b"
         rf"|\d{{1,4}}[./-]\d{{1,2}}|(?:{english_day})\b)", re.IGNORECASE)
-    return dated, relative, before_day, lone_day, cjk, asking, day_lead
+    # A word for "and" or "or" between two days ("14 en 24 november", "el 3 de marzo o quizás el 13"), perhaps
+    # with a word for "maybe": "and", "or" (as a word of ``_ASKING`` it was "in", "the": Dutch "en", Spanish "o").
+    between = re.compile(rf"(\d\.?|\b(?:{english_month}))\s+({alternation(_JOINS)})\s+"
+                         rf"(?=(?:(?:vielleicht|peut-être|quizás?|tal\s+vez|forse|misschien|talvez)\s+)?(?:on\s+)?\d)",
+                         re.IGNORECASE)
+    return dated, relative, before_day, lone_day, cjk, asking, day_lead, between
 
 
 def in_english(query: str) -> str:
@@ -190,7 +201,7 @@ def in_english(query: str) -> str:
     of them, or a date with words of them (:func:`_another_language`), the words it is asked with
     (``_ASKING``); the rest unchanged."""
     months, weekdays = _names()
-    dated, relative, before_day, lone_day, cjk, asking, day_lead = _patterns()
+    dated, relative, before_day, lone_day, cjk, asking, day_lead, between = _patterns()
     units = {w: unit for unit, words in _UNITS.items() for w in words.split()}
     said = _asked()
     foreign = False
@@ -220,10 +231,11 @@ def in_english(query: str) -> str:
         word = said[found[0].lower().replace("’", "'")]
         return f" {word} " if _unspaced(found[0]) else word + (" " if found[0][-1] in "'’" else "")
 
-    def day(found: re.Match[str]) -> str:
+    def day(found: re.Match[str]) -> str:  # each day of a list with its month: " November 3 、 November 5 "
         nonlocal foreign
         foreign = True
-        return f" {_MONTHS[int(found[2]) - 1].title()} {found[3]}" + (f", {found[1]} " if found[1] else " ")
+        month, year = _MONTHS[int(found[2]) - 1].title(), f", {found[1]} " if found[1] else " "
+        return " 、".join(f" {month} {number}{year}" for number in [found[3], *re.findall(r"\d+", found[4])])
 
     def day_month(found: re.Match[str]) -> str:
         nonlocal timed
@@ -252,4 +264,5 @@ def in_english(query: str) -> str:
         return query
     query = day_lead.sub(lambda found: ("and " if found[1] else "")  # Dutch "en op": "and on", not "in on"
                          + ("of " if found[2].lower().replace("’", "'") in _OF_DAY.split() else "on "), query)
+    query = between.sub(lambda found: f"{found[1]} {_JOINS[found[2].lower()]} ", query)
     return _PARTICLES.sub(" ", asking.sub(asked, query))

@@ -16,6 +16,7 @@ from .errors import InvalidInput
 from .query import STOP_WORDS
 from .timeforeign import in_english
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES, parse_iso
+from .timelists import LIST_JOIN
 
 _MONTHS = "|".join([*MONTH_NAMES, *(name[:3] for name in MONTH_NAMES if name != "may"), "sept"])
 _WEEKDAYS = "|".join(WEEKDAY_NAMES)
@@ -61,7 +62,8 @@ _DAY_ALONE = re.compile(r"(?i:the)\s+([1-9]|[12]\d|3[01])(?i:st|nd|rd|th)")
 _DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
            rf"|{_DATE_DIGITS}|(?!24/7(?!\d))\d{{1,2}}/\d{{1,2}}"
            rf"|{_ISO_WEEK.pattern}(?!\s+of\s+(?!(?:19|20)\d\d))"
-           rf"|{_DAY_ALONE.pattern}(?!\s*[,(]|\s+(?:of\s+)?(?:{_MONTHS})\b){_AFTER_DAY_WORD}")
+           rf"|{_DAY_ALONE.pattern}(?!\s*,\s*(?:a\s+)?{_WEEKDAY_ANY}\b|\s*\(|\s+(?:of\s+)?(?:{_MONTHS})\b)"
+           rf"{_AFTER_DAY_WORD}")
 _NUMERIC_DATE = re.compile(r"(\d{1,4})([-/.])(\d{1,2})[-/.](\d{1,4})")
 # Words after which a date in digits is a version ("build 2026.11.13", "version 13.11.2026"), not a day.
 _VERSION_LEAD = frozenset("version versions build builds release releases rev revision tag patch ver v".split())
@@ -206,13 +208,9 @@ def _a_name(month: str, before: str, text: str, end: int) -> bool:
 _WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
 _LOOKBACK = 64  # characters read back for the word before a time (constant work per time found)
 PARSED_MAX = 3  # a question's time spans parsed at most, the most specific first (dateparser runs locked)
-# Times listed in a question ("on March 3 and on March 11", "Monday, Tuesday or Friday", "am 1. Dezember und am 3.
-# März"): joined by a comma or a word for "and", "or" (of the languages of :mod:`.timeforeign` too), each perhaps
-# led by "on", "in" ... again; two dates by spaces alone too ("3月3日と3月11日" once its particle is dropped). A
-# word leading to a time alone joins none: "last Friday on 23 January", "the first weekend of August 2023".
-_LIST_JOIN = re.compile(r"(?:\s*[,;、]\s*(?:(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)\s+)?"
-                        r"|\s+(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)\s+)"
-                        r"(?:(?:on|in|at|during|of)\s+){0,2}(?:the\s+)?", re.IGNORECASE)  # Dutch "en op": "in on"
+# Times listed in a question are joined by ``LIST_JOIN`` (:mod:`.timelists`); two dates by spaces alone too
+# ("3月3日と3月11日" once its particle is dropped). A word leading to a time alone joins none: "last Friday on 23
+# January", "the first weekend of August 2023".
 _LISTED_MAX = 7  # times of one list read at most ("Monday, Tuesday ... and Sunday"): more are read as one
 # A time a question may list with others: (start, end, kind, text, the weekday beside it, the word leading to it).
 _Listed = tuple[int, int, str, str, tuple[str, str] | None, str]
@@ -688,7 +686,7 @@ class TimeParser:
                 head = None  # "the Sunday before October 25": read as that day, when a memory tells of it
             direction = _direction(head) if head else ""
             lead = direction or ("during" if part else before)  # the word the time reads as led by
-            if listed and not direction and _LIST_JOIN.fullmatch(query, listed[-1][1], first):
+            if listed and not direction and LIST_JOIN.fullmatch(query, listed[-1][1], first):
                 lead = listed[-1][5]  # "on 11/03 and 12/03", "in March and April": led as the time before it
             bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
             if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and (
@@ -743,8 +741,8 @@ class TimeParser:
                     end = min(last.end, latest)
                     return TimeRange(first.start, end, pair[0], shown_end=min(end, now_ms))
             run = _run(query, listed)
-            read = [self._range(parser, text, False, base, now_ms, past) for _, _, _, text, _, _ in run] \
-                if len(run) > 1 else []
+            texts = _one_month([text for _, _, _, text, _, _ in run], base)
+            read = [self._range(parser, text, False, base, now_ms, past) for text in texts] if len(run) > 1 else []
             if read and all(r is not None and r.observable for r in read):
                 both = _together(query[run[0][0]:run[-1][1]],
                                  [r if beside is None else _with_weekday(r, *beside)  # type: ignore[arg-type]
@@ -772,6 +770,20 @@ class TimeParser:
                     return replace(found_range, present=not past or found_range.end > now_ms
                                    or _STATE_VERB.search(query) is not None)
         return recent(query, now_ms)
+
+    def words_of_times(self, query: str, now_ms: int) -> set[str]:
+        """The words (lower case) of the times :meth:`find` reads in ``query``, one after another, each taken
+        out before the next (at most ``_LISTED_MAX``): a time left in a question once its time is out ("March
+        5" of "on March 3, or possibly even March 5") is no name (trial verify64 N2)."""
+        words: set[str] = set()
+        for _ in range(_LISTED_MAX):
+            found = self.find(query, now_ms)
+            rest = query if found is None or found.vague else found.remove_from(query)
+            if rest == query:
+                break
+            words.update(w.lower() for w in re.findall(r"\w+", found.phrase or found.text))  # type: ignore[union-attr]
+            query = rest
+        return words
 
     @staticmethod
     def _range(parser: Any, text: str, ahead: bool, base: datetime, now_ms: int,
@@ -1144,20 +1156,34 @@ def _in_digits(text: str, base: datetime, past: bool = False,
 
 def _run(query: str, listed: list[_Listed]) -> list[_Listed]:
     """The longest run of the times ``listed`` (in ``query``'s order) that ``query`` lists one after the other
-    (``_LIST_JOIN`` between each two; spaces alone only between two dates), at most ``_LISTED_MAX`` and not led by
+    (``LIST_JOIN`` between each two; spaces alone only between two dates), at most ``_LISTED_MAX`` and not led by
     "between" or "from" (a range, ``_pair``, or a year said once); [] for none."""
     best: list[_Listed] = []
     run: list[_Listed] = []
     for item in listed:
         if run:
             gap = query[run[-1][1]:item[0]]
-            joined = _LIST_JOIN.fullmatch(gap) is not None or item[0] > run[-1][1] and not gap.strip() \
+            joined = LIST_JOIN.fullmatch(gap) is not None or item[0] > run[-1][1] and not gap.strip() \
                 and {run[-1][2], item[2]} <= {"date", "digits"}
             run = [*run, item] if joined else [item]
         else:
             run = [item]
         best = run if len(run) > len(best) else best
     return best if 1 < len(best) <= _LISTED_MAX and best[0][5] not in _RANGE_LEAD else []  # "between A and B 2023"
+
+
+def _one_month(texts: list[str], base: datetime) -> list[str]:
+    """``texts``, times listed; when each is a day of the month alone, in order ("the 3rd, the 5th and the 9th"),
+    as those days of the latest month holding them all up to ``base`` ("3 November 2026", asked on 6 December)."""
+    found = [_DAY_ALONE.fullmatch(text) for text in texts]
+    days = [int(f[1]) for f in found if f]
+    if not days or len(days) < len(texts) or days != sorted(days):  # "the 31st and the 1st": each the latest
+        return texts
+    months = base.year * 12 + base.month - 1
+    while not all(_a_day(months // 12, months % 12 + 1, day, strict=True) for day in days) or datetime(
+            months // 12, months % 12 + 1, max(days)) > base:
+        months -= 1
+    return [f"{day} {MONTH_NAMES[months % 12].title()} {months // 12}" for day in days]
 
 
 def _together(text: str, read: list[TimeRange], now_ms: int) -> TimeRange:
@@ -1239,9 +1265,12 @@ def _measured(query: str, year: re.Match[str], before: re.Match[str] | None) -> 
 
 def _pair(query: str, matches: list[re.Match[str]]) -> tuple[str, str, str] | None:
     """``(phrase, first, last)`` for two times ``query`` joins as one range ("between November 10 and
-    November 20", "from Monday to Wednesday", "from 2026-11-10 - 2026-11-20"), or None."""
+    November 20", "from Monday to Wednesday", "from 2026-11-10 - 2026-11-20", "between the 3rd November and
+    9th November"), or None."""
     for a, b in zip(matches, matches[1:]):
         found = _word_before(query, a.start())
+        if found and found.group(1).lower() == "the":
+            found = _word_before(query, found.start(1))
         if found and found.group(1).lower() in _RANGE_LEAD and _RANGE_JOIN.fullmatch(query, a.end(), b.start()):
             return query[found.start(1):b.end()], a.group(0), b.group(0)
     return None
