@@ -104,6 +104,23 @@ def store(db: str, clock: Clock):
     s.close()
 
 
+@pytest.fixture(params=["noted", "consolidated"])
+def way(request) -> str:  # type: ignore[no-untyped-def]
+    """How contradicting pairs are kept: by remember at once, as a server's store keeps them, or by
+    consolidation alone."""
+    return request.param
+
+
+@pytest.fixture
+def keeping_store(db: str, real_embedder, clock, way):  # type: ignore[no-untyped-def]
+    """A store (real model) keeping the pairs remember finds at once when ``way`` is "noted" (no run by writes)."""
+    s = Store(db, real_embedder, clock=clock)
+    if way == "noted":
+        s.upkeep.schedule_consolidation(0, 1_000_000)
+    yield s
+    s.close()
+
+
 @pytest.fixture(scope="module")
 def one_store(tmp_path_factory):
     """One SQLite store (fake model) shared by a module's tests of what is refused or redacted."""

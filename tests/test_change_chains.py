@@ -25,20 +25,6 @@ def at(k: int) -> str:
     return f"2026-01-01T{k // 60:02d}:{k % 60:02d}:00Z"
 
 
-@pytest.fixture(params=["noted", "consolidated"])
-def way(request) -> str:  # type: ignore[no-untyped-def]
-    return request.param
-
-
-@pytest.fixture
-def store(db: str, real_embedder, clock, way):  # type: ignore[no-untyped-def]
-    s = Store(db, real_embedder, clock=clock)
-    if way == "noted":
-        s.upkeep.schedule_consolidation(0, 1_000_000)  # pairs kept at once, as a server keeps them
-    yield s
-    s.close()
-
-
 def chain(store: Store, texts: list[str], scope: str = "chain", start: int = 0) -> list[tuple[str, int]]:
     """Remember ``texts`` in order, each once the pairs the one before found are kept (the worker keeps them
     after a call, as an agent's next call comes); (id, how many contradictions remember named) of each."""
@@ -56,18 +42,18 @@ def marks(store: Store, ids: list[str], scope: str = "chain") -> dict[str, str]:
 
 
 @pytest.mark.parametrize("n", [5, 20, 62])
-def test_every_older_version_is_marked_by_the_newest(store, way, n):
-    stored = chain(store, [version(k) for k in range(n)])
+def test_every_older_version_is_marked_by_the_newest(keeping_store, way, n):
+    stored = chain(keeping_store, [version(k) for k in range(n)])
     if way == "consolidated":
-        consolidate(store)
+        consolidate(keeping_store)
     ids = [i for i, _ in stored]
-    marked = marks(store, ids)
+    marked = marks(keeping_store, ids)
     assert {older: marked.get(older) for older in ids[:-1]} == {older: ids[-1] for older in ids[:-1]}
     assert ids[-1] not in marked
     if way == "noted":  # remember names one version, not each near one (they wait for review all the same)
         assert [named for _, named in stored[1:]] == [1] * (n - 1)
-    hits = handlers.recall(store, handlers.Caller(tenant="t", scope="chain"), query="who is the release manager?",
-                           limit=5).memories
+    hits = handlers.recall(keeping_store, handlers.Caller(tenant="t", scope="chain"),
+                           query="who is the release manager?", limit=5).memories
     # recall marks a hit by a newer it holds above it, itself marked in turn (a chain, as newer_hits shows it)
     mark = {m.id: m.possibly_outdated_by for m in hits}
     assert hits[0].id == ids[-1] and mark[ids[-1]] is None
@@ -79,22 +65,22 @@ def test_every_older_version_is_marked_by_the_newest(store, way, n):
         assert end == ids[-1], [(h.content, h.possibly_outdated_by) for h in hits]
 
 
-def test_chains_of_two_facts_stay_apart(store, way):
-    managers = chain(store, [version(k) for k in range(8)])
-    tools = chain(store, [f"The on-call tool is {tool}" for tool in ("PagerDuty", "Opsgenie", "incident.io",
+def test_chains_of_two_facts_stay_apart(keeping_store, way):
+    managers = chain(keeping_store, [version(k) for k in range(8)])
+    tools = chain(keeping_store, [f"The on-call tool is {tool}" for tool in ("PagerDuty", "Opsgenie", "incident.io",
                                                                     "Squadcast", "FireHydrant")], start=8)
     if way == "consolidated":
-        consolidate(store)
+        consolidate(keeping_store)
     for stored in (managers, tools):
         ids = [i for i, _ in stored]
-        assert marks(store, ids) == {older: ids[-1] for older in ids[:-1]}
+        assert marks(keeping_store, ids) == {older: ids[-1] for older in ids[:-1]}
 
 
-def test_changes_of_two_parts_of_one_memory_are_not_joined(store, way):
+def test_changes_of_two_parts_of_one_memory_are_not_joined(keeping_store, way):
     both = "The web app and the API both run in eu-west-1"
-    stored = chain(store, [both, "The API runs in us-east-1", "The web app runs in us-west-2"])
+    stored = chain(keeping_store, [both, "The API runs in us-east-1", "The web app runs in us-west-2"])
     if way == "consolidated":
-        consolidate(store)
+        consolidate(keeping_store)
     whole, api, web = (i for i, _ in stored)
-    marked = marks(store, [whole, api, web])
+    marked = marks(keeping_store, [whole, api, web])
     assert api not in marked and web not in marked

@@ -34,21 +34,6 @@ UNRELATED = ["The mobile app is called Pathfinder", "The CI runners have 4 cores
              "Backups run nightly at 02:00 UTC", "Maria prefers short PR descriptions"]
 
 
-@pytest.fixture(params=["noted", "consolidated"])
-def way(request) -> str:  # type: ignore[no-untyped-def]
-    """How the pair is kept: by remember, as a server keeps it at once, or by consolidation alone."""
-    return request.param
-
-
-@pytest.fixture
-def store(db: str, real_embedder, clock, way):  # type: ignore[no-untyped-def]
-    s = Store(db, real_embedder, clock=clock)
-    if way == "noted":
-        s.upkeep.schedule_consolidation(0, 1_000_000)  # pairs kept at once, no run by writes
-    yield s
-    s.close()
-
-
 def fill(store: Store, shared: str, own: str, way: str, own_scope: str = "proj") -> tuple[str, str, object]:
     g = store.remember(tenant="a", scope="global", kind="fact", content=shared, observed_at=MAY).id
     for content in UNRELATED:
@@ -65,37 +50,37 @@ def recall(store: Store, scope: str, question: str) -> list[handlers.MemoryOut]:
 
 
 @pytest.mark.parametrize(("shared", "own", "question"), CHANGES)
-def test_a_scopes_change_of_a_global_memory_is_a_pair_in_that_scope_only(store, way, shared, own, question):
-    g, o, stored = fill(store, shared, own, way)
+def test_a_scopes_change_of_a_global_memory_is_a_pair_in_that_scope_only(keeping_store, way, shared, own, question):
+    g, o, stored = fill(keeping_store, shared, own, way)
     if way == "noted":
         assert [i for i, _ in stored.contradicts] == [g]
-    assert [(a, b) for a, b, _ in store.review("a", ["proj", "global"]).contradictions] == [(g, o)]
-    assert store.review("a", ["other", "global"]).contradictions == []
-    hits = recall(store, "proj", question)
+    assert [(a, b) for a, b, _ in keeping_store.review("a", ["proj", "global"]).contradictions] == [(g, o)]
+    assert keeping_store.review("a", ["other", "global"]).contradictions == []
+    hits = recall(keeping_store, "proj", question)
     ids = [m.id for m in hits]
     assert g in ids and o in ids and ids.index(o) < ids.index(g), [(m.content, m.confidence) for m in hits]
     assert {m.id: m.possibly_outdated_by for m in hits}[g] == o
-    elsewhere = recall(store, "other", question)
+    elsewhere = recall(keeping_store, "other", question)
     assert [m.id for m in elsewhere][:1] == [g] and elsewhere[0].possibly_outdated_by is None
 
 
 @pytest.mark.parametrize(("shared", "own", "question"), ADDS)
-def test_a_scopes_memory_adding_to_a_global_one_leaves_it_unmarked(store, way, shared, own, question):
-    g, o, stored = fill(store, shared, own, way)
+def test_a_scopes_memory_adding_to_a_global_one_leaves_it_unmarked(keeping_store, way, shared, own, question):
+    g, o, stored = fill(keeping_store, shared, own, way)
     assert stored.contradicts == ()
-    assert store.review("a", ["proj", "global"]).contradictions == []
-    hits = recall(store, "proj", question)
+    assert keeping_store.review("a", ["proj", "global"]).contradictions == []
+    hits = recall(keeping_store, "proj", question)
     assert g in [m.id for m in hits] and all(m.possibly_outdated_by is None for m in hits)
 
 
 @pytest.mark.parametrize(("shared", "own", "question"), CHANGES[2:4])
-def test_a_global_change_of_a_scopes_memory_keeps_no_pair(store, way, shared, own, question):
+def test_a_global_change_of_a_scopes_memory_keeps_no_pair(keeping_store, way, shared, own, question):
     """The scope's memory is the older here: a project's exception to a global rule stays current."""
-    p = store.remember(tenant="a", scope="proj", kind="fact", content=shared, observed_at=MAY).id
-    g = store.remember(tenant="a", scope="global", kind="fact", content=own, observed_at=OCTOBER)
+    p = keeping_store.remember(tenant="a", scope="proj", kind="fact", content=shared, observed_at=MAY).id
+    g = keeping_store.remember(tenant="a", scope="global", kind="fact", content=own, observed_at=OCTOBER)
     if way == "consolidated":
-        consolidate(store)
-    store.upkeep.settle_notes(60)
+        consolidate(keeping_store)
+    keeping_store.upkeep.settle_notes(60)
     assert g.contradicts == ()
-    assert store.review("a", ["proj", "global"]).contradictions == []
-    assert {m.id: m.possibly_outdated_by for m in recall(store, "proj", question)}.get(p) is None
+    assert keeping_store.review("a", ["proj", "global"]).contradictions == []
+    assert {m.id: m.possibly_outdated_by for m in recall(keeping_store, "proj", question)}.get(p) is None
