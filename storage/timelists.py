@@ -16,6 +16,7 @@ from .timefmt import MONTH_NAMES
 # März"): joined by a comma or a word for "and", "or" (of the languages of :mod:`.timeforeign` too), each perhaps
 # led by "on", "in" ... again. An alternative is one too: "A or was it B", "A, or maybe B", "A? or B?", "A - or
 # was it B" (trial verify64 N2: B left alone was a name no memory holds, and recall abstained).
+LISTED_MAX = 7  # times of one list read at most ("Monday, Tuesday ... and Sunday"): more are read as one
 _JOINER = r"(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)"
 _HEDGE = (r"(?:(?:was|is)\s+it|maybe|perhaps|possibly|rather|vielleicht|eher|peut-être|plutôt|quizás?|tal\s+vez"
           r"|forse|misschien|talvez)")
@@ -31,17 +32,18 @@ _JOINED_DAY = rf"(?:{LIST_JOIN.pattern}){_DAY}"
 # After the last day of a list led by its month: the question goes on, or a year follows.
 _LIST_END = (rf"(?=\s*(?:[?.,;!)？]|$)|\s+(?:at|and|or|in|on|when|before|after|to|for|with|we|i|you|they|what"
              rf"|did|was|were|decided|happened)\b)")
+# At most LISTED_MAX days a list, so each place a list may start is tried a bounded way: linear in the question.
+_DAYS = rf"{_DAY}(?:{_JOINED_DAY}){{1,{LISTED_MAX - 1}}}"
 _MONTH_FIRST = re.compile(
-    rf"(?<![\w-])(?P<month>{_MONTH})\.?\s+(?:the\s+)?(?P<days>{_DAY}(?:{_JOINED_DAY})+){_LIST_END}"
-    rf"(?P<year>,?\s+{_YEAR}(?!\d))?", re.IGNORECASE)
-_MONTH_LAST = re.compile(
-    rf"(?P<days>{_DAY}(?:{_JOINED_DAY})+)\s+(?:of\s+)?(?P<month>{_MONTH})\.?(?![\w-])(?P<year>,?\s+{_YEAR}(?!\d))?",
+    rf"(?<![\w-])(?P<month>{_MONTH})\.?\s+(?:the\s+)?(?P<days>{_DAYS}){_LIST_END}(?P<year>,?\s+{_YEAR}(?!\d))?",
     re.IGNORECASE)
+_MONTH_LAST = re.compile(
+    rf"(?P<days>{_DAYS})\s+(?:of\s+)?(?P<month>{_MONTH})\.?(?![\w-])(?P<year>,?\s+{_YEAR}(?!\d))?", re.IGNORECASE)
 # Days of the month alone, listed: "the 3rd, 5th and 9th", each written "the 3rd" (:mod:`.timewords` reads them
 # as days of one month).
 _ORDINAL = r"(?<![\w./:-])(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?![\w/:%-]|\.\d)"
-_ORDINALS = re.compile(rf"(?<![\w-])the\s+{_ORDINAL}(?:(?:{LIST_JOIN.pattern}){_ORDINAL})+{_LIST_END}",
-                       re.IGNORECASE)
+_ORDINALS = re.compile(
+    rf"(?<![\w-])the\s+{_ORDINAL}(?:(?:{LIST_JOIN.pattern}){_ORDINAL}){{1,{LISTED_MAX - 1}}}{_LIST_END}", re.IGNORECASE)
 _BARE_ORDINAL = re.compile(rf"(?<!the\s){_ORDINAL}", re.IGNORECASE)
 _WORD_MONTHS = frozenset("may mar march".split())  # words too, unless capitalised
 _ONE_DAY = re.compile(_DAY, re.IGNORECASE)

@@ -16,7 +16,7 @@ from .errors import InvalidInput
 from .query import STOP_WORDS
 from .timeforeign import in_english
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES, parse_iso
-from .timelists import LIST_JOIN
+from .timelists import LIST_JOIN, LISTED_MAX
 
 _MONTHS = "|".join([*MONTH_NAMES, *(name[:3] for name in MONTH_NAMES if name != "may"), "sept"])
 _WEEKDAYS = "|".join(WEEKDAY_NAMES)
@@ -211,7 +211,6 @@ PARSED_MAX = 3  # a question's time spans parsed at most, the most specific firs
 # Times listed in a question are joined by ``LIST_JOIN`` (:mod:`.timelists`); two dates by spaces alone too
 # ("3月3日と3月11日" once its particle is dropped). A word leading to a time alone joins none: "last Friday on 23
 # January", "the first weekend of August 2023".
-_LISTED_MAX = 7  # times of one list read at most ("Monday, Tuesday ... and Sunday"): more are read as one
 # A time a question may list with others: (start, end, kind, text, the weekday beside it, the word leading to it).
 _Listed = tuple[int, int, str, str, tuple[str, str] | None, str]
 # Vague recent times, which dateparser does not read, in days back from now.
@@ -773,10 +772,10 @@ class TimeParser:
 
     def words_of_times(self, query: str, now_ms: int) -> set[str]:
         """The words (lower case) of the times :meth:`find` reads in ``query``, one after another, each taken
-        out before the next (at most ``_LISTED_MAX``): a time left in a question once its time is out ("March
+        out before the next (at most ``LISTED_MAX``): a time left in a question once its time is out ("March
         5" of "on March 3, or possibly even March 5") is no name (trial verify64 N2)."""
         words: set[str] = set()
-        for _ in range(_LISTED_MAX):
+        for _ in range(LISTED_MAX):
             found = self.find(query, now_ms)
             rest = query if found is None or found.vague else found.remove_from(query)
             if rest == query:
@@ -1156,7 +1155,7 @@ def _in_digits(text: str, base: datetime, past: bool = False,
 
 def _run(query: str, listed: list[_Listed]) -> list[_Listed]:
     """The longest run of the times ``listed`` (in ``query``'s order) that ``query`` lists one after the other
-    (``LIST_JOIN`` between each two; spaces alone only between two dates), at most ``_LISTED_MAX`` and not led by
+    (``LIST_JOIN`` between each two; spaces alone only between two dates), at most ``LISTED_MAX`` and not led by
     "between" or "from" (a range, ``_pair``, or a year said once); [] for none."""
     best: list[_Listed] = []
     run: list[_Listed] = []
@@ -1169,7 +1168,7 @@ def _run(query: str, listed: list[_Listed]) -> list[_Listed]:
         else:
             run = [item]
         best = run if len(run) > len(best) else best
-    return best if 1 < len(best) <= _LISTED_MAX and best[0][5] not in _RANGE_LEAD else []  # "between A and B 2023"
+    return best if 1 < len(best) <= LISTED_MAX and best[0][5] not in _RANGE_LEAD else []  # "between A and B 2023"
 
 
 def _one_month(texts: list[str], base: datetime) -> list[str]:

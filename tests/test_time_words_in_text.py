@@ -12,6 +12,7 @@ import pytest
 
 from memvault.storage.ranking import SAID_BONUS
 from memvault.storage.store import Store
+from memvault.storage.timelists import each_day_dated
 from memvault.storage.timewords import PARSED_MAX, Said, TimeParser
 
 NOW = datetime(2026, 11, 27, 15, 0, tzinfo=UTC)
@@ -406,3 +407,13 @@ def test_the_weekday_step_says_whether_it_moved_a_hit_and_the_order_is_the_same(
     assert said == [(moves, moves)]
     monkeypatch.setattr(ranking, "the_weekday_first", lambda *args: bool(step(*args)) or True)  # always sorts again
     assert [(h.memory.id, h.confidence) for h in recall(store, question).hits] == hits
+
+
+@pytest.mark.parametrize("unit", ["3, ", ", 5", "5th, ", "3 or was it ", "3. und ", "3 and 4 November ", "the 3rd, "])
+def test_writing_out_the_days_of_a_long_list_takes_linear_time(unit):
+    """Days listed with their month written once are written out a list of ``LISTED_MAX`` at most from each place
+    (verify64 N3's reading; unbounded, 4,000 characters of "3, 3, 3, ..." took 1.2 s and grew as its square)."""
+    question = ("November " + unit * (SIZE // len(unit) + 1))[:SIZE]
+    start = time.thread_time()
+    each_day_dated(question)
+    assert time.thread_time() - start < BOUND_S
