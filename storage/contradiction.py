@@ -97,8 +97,13 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     # The clauses of the older text where the newer says something else: a value, a state replaced.
     told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
         t.kind != "word" and any(u.kind == t.kind and u.key not in keys_old for u in n)))}
+    # a subject told apart there, or where a value's replacement aligns apart from it, the older holding the new
+    # value in another slot ("The kiln room number 0 seats 3" / "The quartz room number 3 seats 6": trial verify64 N5)
+    came = {u.kind for _, n in diffs for u in n if u.key not in keys_old}
+    moved = told | {t.clause for o, _ in diffs for t in o
+                    if t.key not in keys_new and t.kind != "word" and not t.subject and t.kind in came}
     parallel = _parallel(older, newer)
-    placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(  # "GitHub Actions replaced ..."
+    placed = parallel and any(_swapped(o, keys_new, True, moved) and _swapped(  # "GitHub Actions replaced ..."
         tuple(t for t in n if t.key not in new.targets), keys_old, True) for o, n in swaps)
     reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
                                 for o, n in swaps)
