@@ -87,8 +87,11 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a
     # thing it names ("the password policy is now strict" beside "the password is kept in the safe")
+    # nor where it goes to every value of the older and another beside them ("The iOS app supports iOS 16" / "We
+    # switched the iOS build to Xcode 16": trial verify64 N5)
+    kept = bool(values_of(old)) and values_of(old) < new.targets
     changed = changing and bool(added) and not new.addition and not _announced(old, new) \
-        and _shares_subject(old, new, head=True)
+        and _shares_subject(old, new, head=True) and not kept
     if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)
