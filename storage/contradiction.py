@@ -87,8 +87,11 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a
     # thing it names ("the password policy is now strict" beside "the password is kept in the safe")
+    # nor where it goes to every value of the older and another beside them ("The iOS app supports iOS 16" / "We
+    # switched the iOS build to Xcode 16": trial verify64 N5)
+    kept = bool(values_of(old)) and values_of(old) < new.targets
     changed = changing and bool(added) and not new.addition and not _announced(old, new) \
-        and _shares_subject(old, new, head=True)
+        and _shares_subject(old, new, head=True) and not kept
     if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)
@@ -97,8 +100,13 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     # The clauses of the older text where the newer says something else: a value, a state replaced.
     told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
         t.kind != "word" and any(u.kind == t.kind and u.key not in keys_old for u in n)))}
+    # a subject told apart there, or where a value's replacement aligns apart from it, the older holding the new
+    # value in another slot ("The kiln room number 0 seats 3" / "The quartz room number 3 seats 6": trial verify64 N5)
+    came = {u.kind for _, n in diffs for u in n if u.key not in keys_old}
+    moved = told | {t.clause for o, _ in diffs for t in o
+                    if t.key not in keys_new and t.kind != "word" and not t.subject and t.kind in came}
     parallel = _parallel(older, newer)
-    placed = parallel and any(_swapped(o, keys_new, True, told) and _swapped(  # "GitHub Actions replaced ..."
+    placed = parallel and any(_swapped(o, keys_new, True, moved) and _swapped(  # "GitHub Actions replaced ..."
         tuple(t for t in n if t.key not in new.targets), keys_old, True) for o, n in swaps)
     reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
                                 for o, n in swaps)

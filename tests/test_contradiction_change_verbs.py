@@ -176,3 +176,23 @@ def test_a_text_opening_with_as_of_dates_a_change_and_outdates_the_older(newer: 
 def test_as_of_later_in_a_text_dates_a_state_not_a_change(older: str, newer: str) -> None:
     judged = judge(older, newer)
     assert judged is None or not judged[1], judged
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The iOS app supports iOS 16 and newer", "We switched the iOS build to Xcode 16"),
+    ("Our servers run Ubuntu 22.04", "We moved the CI runners to Ubuntu 22.04 and Node 22"),
+])
+def test_a_change_going_to_every_value_of_the_older_and_another_contradicts_nothing(older, newer):
+    """Trial verify64 N5: what the change goes to keeps the older's values and adds another beside them."""
+    assert disagreement(older, newer) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The iOS build uses Xcode 15", "We switched the iOS build to Xcode 16"),
+    ("Our CI runs on Jenkins", "We moved CI from Jenkins to GitHub Actions"),
+    ("The office is in Lisbon", "We relocated the office to Porto"),
+    ("We run Node 20", "We moved to Node 22"),
+    ("Ana is the CTO.", "Bruno took over as CTO from Ana."),
+])
+def test_a_change_going_to_another_value_than_the_older_holds_still_contradicts(older, newer):
+    assert disagreement(older, newer) is not None

@@ -223,3 +223,28 @@ def test_texts_sharing_only_an_interjection_or_a_word_naming_another_thing_contr
 ])
 def test_a_value_or_change_on_a_subject_both_hold_still_contradicts(older, newer):
     assert disagreement(older, newer) is not None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The kiln room number 0 seats 3 people", "The quartz room number 3 seats 6 people"),
+    ("The cedar room number 3 seats 9 people", "The coral room number 7 seats 3 people"),
+    ("The maple room number 4 seats 5 people", "The onyx room number 5 seats 2 people"),
+    ("The billing queue keeps 5 workers for 30 days", "The search queue keeps 30 workers for 7 days"),
+    ("The blue line runs every 10 minutes from platform 4", "The red line runs every 4 minutes from platform 2"),
+    ("The staging database keeps 7 days of backups in bucket 2",
+     "The production database keeps 2 days of backups in bucket 9"),
+])
+@pytest.mark.parametrize("order", [1, -1])
+def test_two_subjects_are_told_apart_when_one_value_of_the_newer_stands_elsewhere_in_the_older(older, newer, order):
+    """Trial verify64 N5: the value both hold in other slots hid the subject word each replaces."""
+    assert disagreement(*(older, newer)[::order]) is None
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The kiln room number 0 seats 3 people", "The kiln room number 0 seats 6 people"),
+    ("The kiln room seats 3 people", "The kiln room seats 6 people"),
+    ("The staging cluster has 4 nodes and 2 GPUs", "The staging cluster has 2 nodes and 8 GPUs"),
+    ("The north gate opens at 8:00 and closes at 18:00", "The north gate opens at 18:00 and closes at 22:00"),
+])
+def test_a_value_of_one_subject_replaced_beside_a_value_held_elsewhere_still_changes(older, newer):
+    assert disagreement(older, newer) is not None and disagreement(newer, older) is not None
