@@ -89,7 +89,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     # thing it names ("the password policy is now strict" beside "the password is kept in the safe")
     # nor where it goes to every value of the older and another beside them ("The iOS app supports iOS 16" / "We
     # switched the iOS build to Xcode 16": trial verify64 N5)
-    kept = bool(values_of(old)) and values_of(old) < new.targets
+    held = values_of(old)
+    kept = bool(held) and held < new.targets
     changed = changing and bool(added) and not new.addition and not _announced(old, new) \
         and _shares_subject(old, new, head=True) and not kept
     if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
