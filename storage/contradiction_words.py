@@ -73,7 +73,8 @@ NAME_VERBS = OWNING | REPLACING | {"is", "was", "has", "took"}  # "took": "Bruno
 # Words between a name and its verb: "Bob now owns", "Alice also leads" (not "replaced": "Jenkins replaced X").
 _BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currently"}
 _POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
-ALIGNED = 64  # words of each text aligned at most (difflib is quadratic: docs/benchmarks.md#contradictions)
+# Words of each text aligned at most (difflib is quadratic): docs/benchmarks.md#contradictions-and-change-over-time.
+ALIGNED = 64
 SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
 # Tools' names written in lower case, read as names where a name stands (``_name_slot``).
 LOWER_NAMES = frozenset("""uv pip pipx npm pnpm yarn bun deno make cmake ninja bazel conda mamba poetry tox nox pytest
