@@ -66,7 +66,6 @@ def main(sizes: list[int]) -> None:
         store.upkeep.schedule_consolidation(0, 10**9)  # pairs kept at once, as a server keeps them
         ids, named = [], []
         for k in range(n):
-            store.upkeep.settle_notes()  # as an agent's next call comes after the worker kept the pairs
             stored = store.remember(tenant="t", scope="chain", content=version(k),
                                     observed_at=f"2026-01-01T{k // 60:02d}:{k % 60:02d}:00Z")
             ids.append(stored.id)

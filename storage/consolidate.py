@@ -31,7 +31,7 @@ from .records import Memory
 from .timefmt import format_ms
 
 if TYPE_CHECKING:
-    from .backend import Reader
+    from .backend import Reader, Writer
     from .store import Store
 
 COMPACT_AFTER_DAYS = 30  # an episode observed longer ago than this may be compacted
@@ -345,20 +345,24 @@ def scan(
             return
 
 
-def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
-    """Keep ``pairs`` of ids that ``remember`` found disagreeing for review at once (each ordered
-    older first in meaning, as :func:`scan` orders them: ``contradiction.newer_in_meaning``), and those
-    joining the ends of their chain (``change_pairs.joined_ends``), beside the pairs the scans keep; the
-    scan's mark is not moved. A pair no longer both current is not kept. Raises Busy or StorageUnavailable."""
-    with store.backend.read(tenant) as tx:
-        members = tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()
-        rows = {m.id for m in members if _unchanged(m)}
-        ordered = {(a, b) for a, b in pairs if a in rows and b in rows}
-        if ordered:
-            ordered |= joined_ends(tx, tenant, set(tx.review_pairs(tenant)), ordered, store.clock())
+def keep(tx: Writer, tenant: str, pairs: list[tuple[str, str]], now: int) -> None:
+    """Keep, in the write ``tx`` that found them (remember's, supersede's, a fill's), ``pairs`` of ids
+    disagreeing (each ordered older first in meaning, as :func:`scan` orders them:
+    ``contradiction.newer_in_meaning``) and those joining the ends of their chain
+    (``change_pairs.joined_ends``), beside the pairs the scans keep; the scan's mark is not moved.
+    A pair no longer both current is not kept. Raises Busy or StorageUnavailable."""
+    members = tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()
+    rows = {m.id for m in members if _unchanged(m)}
+    ordered = {(a, b) for a, b in pairs if a in rows and b in rows}
     if ordered:
-        with store.backend.write(tenant) as tx:
-            tx.change_review_pairs(tenant, ordered, set(), PAIRS_KEPT)
+        ordered |= joined_ends(tx, tenant, set(tx.review_pairs(tenant)), ordered, now)
+        tx.change_review_pairs(tenant, ordered, set(), PAIRS_KEPT)
+
+
+def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
+    """:func:`keep` ``pairs`` in a write of their own. Raises Busy or StorageUnavailable."""
+    with store.backend.write(tenant) as tx:
+        keep(tx, tenant, pairs, store.clock())
 
 
 def compare_filled(store: Store, filled: list[Memory]) -> None:

@@ -12,7 +12,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from concurrent import futures
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -39,7 +38,6 @@ WORKER_THREAD = "memvault-worker"
 EXPIRY_GRACE_MS = 3_600_000
 QUIET_S = 0.2  # a background turn waits this long after a call (an agent's next call often follows at once)
 HELD_MAX_S = 2.0  # ... and never longer than this: under calls without end, a step every HELD_MAX_S
-NOTE_WAIT_S = 2.0  # a review read waits at most this long for pairs remember just found
 SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
 
 
@@ -205,8 +203,6 @@ class Upkeep:
         self._scrub_retry_at = 0.0  # time.monotonic(): a failed scrub is retried after writes from then
         self._consolidation = (0, 0)  # (hours, writes): see schedule_consolidation
         self._writes = 0  # writes (remember, supersede) since the last consolidation began
-        self._notes: list[Future[None]] = []  # contradiction pairs queued by remember (note_contradictions)
-        self._notes_lock = threading.Lock()
 
     def due(self, tx: Reader) -> bool:
         """Read in a write's ``tx``: whether expired memories wait to be erased, a scrub is
@@ -230,25 +226,11 @@ class Upkeep:
         by_time = hours > 0 and now - int(settings.get(LAST_RUN, 0)) >= hours * 3_600_000
         return by_time or 0 < writes <= self._writes
 
-    def note_contradictions(self, tenant: str, pairs: list[tuple[str, str]]) -> None:
-        """When consolidation is scheduled (a server's store), have the worker keep the disagreeing
-        ``pairs`` of ids ``remember`` found (``consolidate.note``) so they wait for review at once,
-        not from the next consolidation on; :meth:`settle_notes` waits for them."""
-        from .consolidate import note
-
-        if self._consolidation != (0, 0):
-            future = self.worker.submit(None, lambda: note(self.store, tenant, pairs))
-            with self._notes_lock:
-                self._notes = [f for f in self._notes if not f.done()] + [future]
-
-    def settle_notes(self, timeout_s: float = NOTE_WAIT_S) -> None:
-        """Wait (at most ``timeout_s`` in all) for the pairs :meth:`note_contradictions` queued;
-        never on the worker itself (it would wait for itself)."""
-        if threading.current_thread().name == WORKER_THREAD:
-            return
-        with self._notes_lock:
-            notes, self._notes = self._notes, [f for f in self._notes if not f.done()]
-        futures.wait(notes, timeout=timeout_s)
+    @property
+    def keeps_pairs(self) -> bool:
+        """Whether consolidation is scheduled (a server's store): then ``remember`` and ``supersede``
+        keep the disagreeing pairs they find for review in their own transaction (``consolidate.keep``)."""
+        return self._consolidation != (0, 0)
 
     def check_damage(self) -> Future[None]:
         """Have the worker run SQLite's ``quick_check`` of the file once (``SqliteBackend.check_damage``:
@@ -380,11 +362,11 @@ class Upkeep:
 
     def start_filling(self, batch: int) -> None:
         """Have the worker embed the memories whose vectors are pending, ``batch`` at a time; when
-        consolidation is scheduled (as for :meth:`note_contradictions`), compare each with its
+        consolidation is scheduled (:attr:`keeps_pairs`), compare each with its
         neighbours once it has its vector (``consolidate.compare_filled``)."""
         from .consolidate import compare_filled
 
-        compared = None if self._consolidation == (0, 0) else (lambda filled: compare_filled(self.store, filled))
+        compared = None if not self.keeps_pairs else (lambda filled: compare_filled(self.store, filled))
         self.worker.in_turns("filling pending vectors",
                              lambda stop: fill_pending(self.store, batch=batch, stop=stop, filled=compared))
 

@@ -410,12 +410,14 @@ class Store:
                     alike = validate.lookalike(checked_scope, {s for s, _ in tx.counts(
                         Filters(tenant=tenant, scopes=None, now=now))})
                 tx.insert(row)
+                if contradicts and self.upkeep.keeps_pairs:
+                    from . import consolidate
+
+                    consolidate.keep(tx, tenant, _older_first(row.id, contradicts, newer), now)
         finally:
             embedding.cancel()
         if due:
             self.upkeep.start()
-        if contradicts:
-            self.upkeep.note_contradictions(tenant, _older_first(row.id, contradicts, newer))
         return RememberOutcome(
             id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(named),
             newer=tuple(newer), redacted=said, lookalike_scope=alike,
@@ -584,11 +586,13 @@ class Store:
             contradicts = [(i, reason) for i, reason in found if i != old.id]
             named = self._not_outdated(tx, tenant, old.scope, contradicts, newer) if contradicts else []
             tx.insert(row)
+            if contradicts and self.upkeep.keeps_pairs:
+                from . import consolidate
+
+                consolidate.keep(tx, tenant, _older_first(row.id, contradicts, newer), self.clock())
             due = self.upkeep.due(tx)
         if due:
             self.upkeep.start()
-        if contradicts:
-            self.upkeep.note_contradictions(tenant, _older_first(row.id, contradicts, newer))
         return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded, redacted=said,
                                 contradicts=tuple(named), newer=tuple(i for i in newer if i != old.id))
 
@@ -894,8 +898,7 @@ class Store:
                pairs: int | None = None) -> consolidate.Review:
         """What waits for the agent's judgement in ``scopes``: contradicting pairs (among the first
         ``pairs`` kept; None: all; the reason of the first ``reasons``; None: all), decayed memories,
-        failing procedures (see ``consolidate.review``), once the pairs ``remember`` just found are kept."""
-        self.upkeep.settle_notes()
+        failing procedures (see ``consolidate.review``)."""
         from . import consolidate
 
         return consolidate.review(self, tenant, list(dict.fromkeys(scopes)), reasons, pairs)

@@ -26,18 +26,16 @@ def at(k: int) -> str:
 
 
 def chain(store: Store, texts: list[str], scope: str = "chain", start: int = 0) -> list[tuple[str, int]]:
-    """Remember ``texts`` in order, each once the pairs the one before found are kept (the worker keeps them
-    after a call, as an agent's next call comes); (id, how many contradictions remember named) of each."""
+    """Remember ``texts`` in order (each keeps the pairs it finds in its own transaction); (id, how many
+    contradictions remember named) of each."""
     out = []
     for k, content in enumerate(texts, start=start):
-        store.upkeep.settle_notes(60)  # not the 2 s a read waits: under load the worker may be slower
         stored = store.remember(tenant="t", scope=scope, kind="fact", content=content, observed_at=at(k))
         out.append((stored.id, len(stored.contradicts)))
     return out
 
 
 def marks(store: Store, ids: list[str], scope: str = "chain") -> dict[str, str]:
-    store.upkeep.settle_notes(60)  # the pairs remember noted are kept
     return store.outdating("t", [scope, "global"], [store.get(tenant="t", id=i) for i in ids])
 
 

@@ -636,7 +636,7 @@ def test_an_edited_digest_goes_with_a_forgotten_episode_and_forgetting_it_brings
 
 
 def test_pairs_kept_while_a_scan_compares_survive_its_save(store, db, clock, monkeypatch):
-    """Another process keeps a pair (``note``) while a scan is between reading the review state and
+    """Another process keeps a pair (``note``, as remember keeps one) while a scan is between reading the review state and
     saving it: the save merges, it does not write back what it read."""
     first, second = (store.remember(tenant="a", scope="proj", content=text, kind="fact").id
                      for text in ("The office plants are watered on Mondays.", "Lunch is ordered from Nadia's."))

@@ -58,7 +58,6 @@ def test_a_scopes_memory_overrides_a_global_one_on_every_surface(db, real_embedd
     s.upkeep.schedule_consolidation(0, 1_000_000)  # pairs kept at once, as a server keeps them
     shared = s.remember(tenant="t", scope="global", content=common).id
     stored = s.remember(tenant="t", scope="p", content=own)
-    s.upkeep.settle_notes(60)  # the pair remember noted is kept
     hits = s.recall(tenant="t", query=question, scopes=["p", "global"]).hits
     elsewhere = s.recall(tenant="t", query=question, scopes=["q", "global"]).hits
     s.close()

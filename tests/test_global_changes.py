@@ -41,7 +41,6 @@ def fill(store: Store, shared: str, own: str, way: str, own_scope: str = "proj")
     stored = store.remember(tenant="a", scope=own_scope, kind="fact", content=own, observed_at=OCTOBER)
     if way == "consolidated":
         consolidate(store)
-    store.upkeep.settle_notes(60)  # the pairs remember noted are kept (not the 2 s a read waits: under load)
     return g, stored.id, stored
 
 
@@ -80,7 +79,6 @@ def test_a_global_change_of_a_scopes_memory_keeps_no_pair(keeping_store, way, sh
     g = keeping_store.remember(tenant="a", scope="global", kind="fact", content=own, observed_at=OCTOBER)
     if way == "consolidated":
         consolidate(keeping_store)
-    keeping_store.upkeep.settle_notes(60)
     assert g.contradicts == ()
     assert keeping_store.review("a", ["proj", "global"]).contradictions == []
     assert {m.id: m.possibly_outdated_by for m in recall(keeping_store, "proj", question)}.get(p) is None

@@ -51,7 +51,7 @@ def bare_store(db_path):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("at", [0, 1, 2, 7, 40])
 def test_a_job_queued_during_a_step_runs_before_the_next_step(bare_store, monkeypatch, at) -> None:
-    """A contradiction note (``Upkeep.note_contradictions``) queued while a step runs waits for that step only."""
+    """A job (e.g. a scrub after a forget) queued while a step runs waits for that step only."""
     events: list[str] = []
 
     def queue_note(events: list[str]) -> None:
