@@ -377,10 +377,16 @@ def content_hash(text: str) -> str:
 
 def closest(value: str, choices: list[str] | tuple[str, ...]) -> str | None:
     """The choice ``value`` (in any case) is a likely typo of: difflib's ratio at least
-    :data:`limits.CLOSE_MATCH`; None when no choice is that close."""
+    :data:`limits.CLOSE_MATCH`; None when no choice is that close. A value too long to reach that
+    ratio with any choice is not compared (difflib's cost grows with it: adv66 NEW-1, a 250 KB tool
+    name held the GIL for every tenant)."""
     import difflib  # only a refused value is compared: a hook's start-up does without it
 
-    return next(iter(difflib.get_close_matches(value.lower(), choices, n=1, cutoff=limits.CLOSE_MATCH)), None)
+    lowered = value.lower()
+    # ratio = 2 * matches / (len(a) + len(b)) <= 2 * len(b) / (len(a) + len(b)): below the cutoff past this
+    if len(lowered) * limits.CLOSE_MATCH > max(map(len, choices), default=0) * (2 - limits.CLOSE_MATCH):
+        return None
+    return next(iter(difflib.get_close_matches(lowered, choices, n=1, cutoff=limits.CLOSE_MATCH)), None)
 
 
 def not_one_of(field: str, value: object, choices: list[str] | tuple[str, ...]) -> InvalidInput:
