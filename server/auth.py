@@ -451,11 +451,10 @@ class JwtVerifier:
         try:
             names_once(token)
             check_times(claims, time.time(), self.http.max_token_lifetime_s)
-            for name in ("azp", "client_id", "sub"):  # who the caller is: its rate limit and turns
-                if claims.get(name) is not None:
-                    _text(claims[name], f"claim {name}")
-            if claims.get("sub"):  # one spelling per subject, as per tenant: its rate limit is keyed on it
-                validate.identifier("claim sub", claims["sub"])
+            for name in ("azp", "client_id", "sub"):  # who the caller is: its rate limit, turns and logs
+                if claims.get(name) is not None and _text(claims[name], f"claim {name}"):
+                    # one spelling each (as per tenant), no control character a log line would carry (adv66 NEW-3)
+                    validate.identifier(f"claim {name}", claims[name])
             scopes = granted(claims)
             field = f"claim {self.http.tenant_claim}"
             tenant = validate.scope(_text(claims.get(self.http.tenant_claim), field), DEFAULT_SCOPE, field=field)

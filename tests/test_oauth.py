@@ -443,6 +443,11 @@ def _lifetime_claims(resource: str, case: str) -> dict[str, Any]:
         "iss a list": {"iss": [ISSUER]}, "iss a number": {"iss": 7}, "tenant a list": {"org": ["acme"]},
         "tenant a number": {"org": 7}, "sub a number": {"sub": 7},
         "azp a number": {"azp": 5}, "client_id a list": {"client_id": ["a"]},  # round 4: the caller's identity
+        # adv66 NEW-3: the caller's identity spelled one way, with nothing a log line would carry
+        "azp with a newline": {"azp": "app\nINJECTED"}, "azp with NUL": {"azp": "app\x00"},
+        "client_id with ESC": {"client_id": "app\x1b[31m"}, "client_id with U+2028": {"client_id": "a\u2028b"},
+        "azp with a trailing space": {"azp": "app "}, "client_id fullwidth": {"client_id": "\uff41pp"},
+        "sub with CR LF": {"sub": "user\r\nx"},
         # adversarial pass 53 F2: an integer too large for a float was a 500 and three tracebacks
         "exp 10**400": {"exp": 10**400}, "iat 10**400": {"iat": 10**400}, "nbf 10**400": {"nbf": 10**400},
         "exp -10**400": {"exp": -10**400}, "nbf 2**64": {"nbf": 2**64}, "exp in year 10000": {"exp": 253_402_300_800},
@@ -456,7 +461,8 @@ def _lifetime_claims(resource: str, case: str) -> dict[str, Any]:
     "nbf a string", "nbf infinite", "iat a string", "iat an object", "iat false", "lifetime over a day",
     "issued two days ago", "no iat, exp in two days", "aud with a number", "aud an object", "aud a number",
     "iss a list", "iss a number", "tenant a list", "tenant a number", "sub a number", "azp a number",
-    "client_id a list", "exp 10**400", "iat 10**400", "nbf 10**400", "exp -10**400", "nbf 2**64", "exp in year 10000"])
+    "client_id a list", "azp with a newline", "azp with NUL", "client_id with ESC", "client_id with U+2028",
+    "azp with a trailing space", "client_id fullwidth", "sub with CR LF", "exp 10**400", "iat 10**400", "nbf 10**400", "exp -10**400", "nbf 2**64", "exp in year 10000"])
 def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(claims_server, case: str) -> None:  # type: ignore
     """``exp`` as a string, or 1e20, was accepted (PyJWT reads int("...")); time claims must be
     JSON numbers and a token may live at most MEMVAULT_OAUTH_MAX_TOKEN_LIFETIME (a day)."""
@@ -467,13 +473,13 @@ def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(claims_se
     response = server.post(_signed(issuer, claims), _call("remember", {"content": f"written with {case}"}))
     assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
     name = case.split()[0].replace("tenant", "org")
-    if name in ("exp", "nbf", "iat"):
+    if name in ("exp", "nbf", "iat", "azp", "client_id", "sub"):
         assert response.json()["error_description"].startswith(f"claim {name}:")
     elif case in ("lifetime over a day", "issued two days ago", "no iat, exp in two days"):
         assert response.json()["error_description"].startswith("claim exp: the token's lifetime is over this "
                                                                "server's limit of 86,400 s")
     assert _stored(db, tenant) == []
-    assert "Traceback" not in server.log()
+    assert "Traceback" not in server.log() and "INJECTED" not in server.log()
 
 
 @pytest.mark.parametrize(("part", "twice"), [
