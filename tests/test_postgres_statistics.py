@@ -46,7 +46,7 @@ def _word() -> str:
 
 @dataclass
 class Marked:
-    """One tenant's memories and a session, each shape of marker written once (``forget`` erases them);
+    """One tenant's memories and sessions holding the markers, by shape (``forget`` erases them all);
     ``vector``, a forgotten memory's vector (as text)."""
 
     store: Store
@@ -109,7 +109,7 @@ class Files:
             conn.execute("CHECKPOINT")
         return {p: p.read_bytes() for p in self.base.rglob("*") if p.is_file()}
 
-    def holding(self, words: Iterator[str] | list[str]) -> dict[str, list[str]]:
+    def holding(self, words: list[str]) -> dict[str, list[str]]:
         """Each word with the files holding it (none: absent)."""
         files = self._read()
         return {w: [p.name for p, data in files.items() if w.encode() in data] for w in words
