@@ -501,6 +501,7 @@ def test_forget_and_scrub_leave_no_marker_in_the_table_files(pg_server, pg_url):
             dboid = r.conn.execute("SELECT oid FROM pg_database WHERE datname = current_database()").fetchone()[0]
             r.conn.execute("SELECT 1")
         with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("ANALYZE")  # as autovacuum may at any time (test_postgres_statistics.py)
             admin.execute("CHECKPOINT")  # the marker reaches the table files
 
         def files() -> list[Path]:
@@ -542,6 +543,7 @@ def test_a_forgotten_sessions_turns_and_a_procedures_run_notes_leave_no_marker_a
         with store.backend.read(None) as r:
             dboid = r.conn.execute("SELECT oid FROM pg_database WHERE datname = current_database()").fetchone()[0]
         with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("ANALYZE")
             admin.execute("CHECKPOINT")
 
         def leaking() -> list[str]:

@@ -13,11 +13,12 @@ from psycopg import sql as pgsql
 from ..errors import StorageUnavailable
 from ..limits import BUSY_TIMEOUT_MS
 from ..links import shared_problems
-from . import schema
+from . import schema, statistics
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .backend import PgReader, PgWriter, put_settings
 from .connect import connect, location, open_pool, pooled, transaction, translated
 from ..session_rows import MISCOUNTED
+from .statistics import STATISTICS_DUE
 
 log = logging.getLogger(__name__)
 POOL_SIZE = 8
@@ -103,6 +104,13 @@ class PostgresBackend:
                         if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone() != (None,):
                             full = pgsql.SQL("FULL " if table in SCRUB_TABLES else "")
                             conn.execute(pgsql.SQL("VACUUM {}{}").format(full, pgsql.Identifier(table)))
+                    if conn.execute("SELECT 1 FROM settings WHERE key = %s", (STATISTICS_DUE,)).fetchone():
+                        refused = statistics.clear(conn)
+                        if refused is not None:
+                            log.warning("scrub of forgotten content postponed: pg_statistic may hold values of "
+                                        "forgotten memories sampled by ANALYZE, and %s (docs/postgresql.md)", refused)
+                            return False
+                        conn.execute("DELETE FROM settings WHERE key = %s", (STATISTICS_DUE,))
                     with contextlib.suppress(psycopg.errors.InsufficientPrivilege):
                         conn.execute("CHECKPOINT")
                     conn.execute("DELETE FROM settings WHERE key = %s AND value = %s", (SCRUB_DUE, due))

@@ -10,9 +10,12 @@ import psycopg
 from psycopg import sql
 
 from .. import validate
+from ..backend import SCRUB_DUE
 from ..errors import StoreError
+from ..ids import new_id
 from ..literal import fill_tokens
 from .sql import TS_CONFIG, index_words
+from .statistics import STATISTICS_DUE, UNSAMPLED, unsampled_sql
 
 APP_ROLE = "memvault_app"
 TENANT_TABLES = ("memories", "memory_tags", "idempotency_keys", "api_keys")
@@ -175,6 +178,35 @@ END $$;
 """
 
 
+# The vector tables for dim-dimensional vectors, if missing, owned by this function's owner (version 6;
+# version 20 keeps ANALYZE from sampling the vectors).
+_VECTOR_TABLES = f"""
+CREATE OR REPLACE FUNCTION memvault_vector_tables(dim integer) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+DECLARE t text; BEGIN
+    IF dim NOT BETWEEN 1 AND 2000 THEN
+        RAISE EXCEPTION 'unsupported embedding dimension %: the HNSW index takes 1 to 2000', dim
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF to_regclass('memory_vectors') IS NOT NULL THEN RETURN; END IF;
+    EXECUTE format('CREATE TABLE memory_vectors (memory_seq bigint PRIMARY KEY REFERENCES memories(seq),'
+                   ' tenant text COLLATE "C" NOT NULL, embedding vector(%s) NOT NULL)', dim);
+    CREATE INDEX memory_vectors_hnsw ON memory_vectors USING hnsw (embedding vector_cosine_ops);
+    EXECUTE format('CREATE TABLE memory_windows (memory_seq bigint NOT NULL REFERENCES memories(seq),'
+                   ' tenant text COLLATE "C" NOT NULL, part integer NOT NULL CHECK (part >= 1),'
+                   ' embedding vector(%s) NOT NULL, PRIMARY KEY (memory_seq, part))', dim);
+    FOREACH t IN ARRAY ARRAY['memory_vectors', 'memory_windows'] LOOP
+        EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO {APP_ROLE}', t);
+        EXECUTE format('ALTER TABLE %I ALTER COLUMN embedding SET STATISTICS 0', t);  -- statistics.UNSAMPLED
+        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+        EXECUTE format('CREATE POLICY memvault_tenant ON %I TO {APP_ROLE}'
+                       ' USING (tenant = {_TENANT.replace("'", "''")}) WITH CHECK (tenant = {_TENANT.replace("'", "''")})', t);
+        EXECUTE format('CREATE POLICY memvault_owner ON %I TO %I USING (true) WITH CHECK (true)', t, current_user);
+    END LOOP;
+END $fn$;
+"""
+
 _HITS_V6 = f"""
     SELECT p.i::integer, m.seq, {{in_content}}, m.tenant, m.scope, m.kind, m.observed_at, m.expires_at,
         m.forgotten_at, m.superseded_by, length(m.content_terms) + coalesce(length(m.context_terms), 0)
@@ -216,31 +248,7 @@ LANGUAGE sql STABLE SECURITY DEFINER ROWS 1 SET search_path FROM CURRENT AS $fn$
     SELECT key_hash, id, tenant, scope, name, read_only, created_at, expires_at, revoked_at
     FROM api_keys WHERE api_keys.key_hash = wanted
 $fn$;
--- The vector tables for dim-dimensional vectors, if missing, owned by this function's owner.
-CREATE FUNCTION memvault_vector_tables(dim integer) RETURNS void
-LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
-DECLARE t text; BEGIN
-    IF dim NOT BETWEEN 1 AND 2000 THEN
-        RAISE EXCEPTION 'unsupported embedding dimension %: the HNSW index takes 1 to 2000', dim
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF to_regclass('memory_vectors') IS NOT NULL THEN RETURN; END IF;
-    EXECUTE format('CREATE TABLE memory_vectors (memory_seq bigint PRIMARY KEY REFERENCES memories(seq),'
-                   ' tenant text COLLATE "C" NOT NULL, embedding vector(%s) NOT NULL)', dim);
-    CREATE INDEX memory_vectors_hnsw ON memory_vectors USING hnsw (embedding vector_cosine_ops);
-    EXECUTE format('CREATE TABLE memory_windows (memory_seq bigint NOT NULL REFERENCES memories(seq),'
-                   ' tenant text COLLATE "C" NOT NULL, part integer NOT NULL CHECK (part >= 1),'
-                   ' embedding vector(%s) NOT NULL, PRIMARY KEY (memory_seq, part))', dim);
-    FOREACH t IN ARRAY ARRAY['memory_vectors', 'memory_windows'] LOOP
-        EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO {APP_ROLE}', t);
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY memvault_tenant ON %I TO {APP_ROLE}'
-                       ' USING (tenant = {_TENANT.replace("'", "''")}) WITH CHECK (tenant = {_TENANT.replace("'", "''")})', t);
-        EXECUTE format('CREATE POLICY memvault_owner ON %I TO %I USING (true) WITH CHECK (true)', t, current_user);
-    END LOOP;
-END $fn$;
-"""
+{_VECTOR_TABLES}"""
 
 
 # Version 7: indexes for listings, one bounded range per scope and kind (issue 28).
@@ -615,10 +623,26 @@ def _v_review_pairs(conn: psycopg.Connection) -> None:
                  " AND value::jsonb ? 'pairs'")
 
 
+def _v_unsampled(conn: psycopg.Connection) -> None:
+    """Version 20 (issue 25 §9): ANALYZE samples none of the columns holding what a forget removes
+    (``statistics.UNSAMPLED``; the vector tables' function sets it on the tables it makes). Where
+    PostgreSQL may have analyzed a table before (its ``reltuples`` is -1 until a VACUUM or ANALYZE,
+    PostgreSQL 14 and later), the next scrub removes what it sampled (``statistics.clear``)."""
+    for table in UNSAMPLED:
+        if _scalar(conn, "SELECT to_regclass(%s) IS NOT NULL", (table,)):
+            for statement in unsampled_sql(table):
+                conn.execute(statement)
+    conn.execute(_VECTOR_TABLES)
+    if _scalar(conn, "SELECT EXISTS (SELECT 1 FROM pg_class WHERE reltuples >= 0"
+                     " AND oid = ANY(SELECT to_regclass(t) FROM unnest(%s::text[]) t))", (list(UNSAMPLED),)):
+        conn.execute("INSERT INTO settings VALUES (%s, 'true'), (%s, %s) ON CONFLICT (key) DO NOTHING",
+                     (STATISTICS_DUE, SCRUB_DUE, new_id()))
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
     _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS, _v_hashes,
-    _V_KEYS_BY_TENANT, _v_review_pairs)
+    _V_KEYS_BY_TENANT, _v_review_pairs, _v_unsampled)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
@@ -641,10 +665,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     (),
     (),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
