@@ -254,19 +254,26 @@ def _changed_to_prose(value: str) -> bool:
     return any(form in vocabulary or _says_something(form) for form in singular)
 
 
-# A verb right after a word: an auxiliary or a modal, or a word of the model's vocabulary with a third person's "s"
-# ("kicks", "rejects"): the word before it is a subject ("the password's lockout kicks in"; trial verify63 N3).
+# A verb among the few words after a word: an auxiliary or a modal, or a word of the model's vocabulary with a third
+# person's "s" ("kicks", "rejects"): the word is a subject's noun ("the password's lockout kicks in", "the password's
+# lockout threshold is 5"; trials verify63 N3, verify64 N8), unless a clause opens first ("letmein so it is safe").
 _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)\b")
 _AUXILIARY = frozenset("is are was were has have had will would can could shall should must may might does do did".split())
+_CLAUSE_WORDS = frozenset(CLAUSE_WORDS.split("|"))
+NOUN_WORDS_MAX = 3  # "lockout threshold is": the words read after a word for the verb making it a noun
 
 
 def _a_verb_follows(text: str, end: int) -> bool:
-    """Whether the word after ``end`` of ``text`` reads as a verb (``_NEXT_WORD``, ``_AUXILIARY``)."""
-    following = _NEXT_WORD.match(text, end)
-    if following is None:
-        return False
-    word = following.group(1)
-    return word in _AUXILIARY or len(word) > 3 and word.endswith("s") and word[:-1] in model_words()
+    """Whether one of the ``NOUN_WORDS_MAX`` words after ``end`` of ``text`` reads as a verb before a clause opens
+    (``_NEXT_WORD``, ``_AUXILIARY``, ``CLAUSE_WORDS``)."""
+    for _ in range(NOUN_WORDS_MAX):
+        following = _NEXT_WORD.match(text, end)
+        if following is None or following.group(1) in _CLAUSE_WORDS:
+            return False
+        word, end = following.group(1), following.end()
+        if word in _AUXILIARY or len(word) > 3 and word.endswith("s") and word[:-1] in model_words():
+            return True
+    return False
 
 
 def plain_word(value: str, text: str, at: int) -> str:
