@@ -101,9 +101,10 @@ def changed(text: str, before: str, at: int, value: str) -> int | None:
     when it stands after none."""
     end = at + len(value)
     line = text[max(0, text.rfind("\n", max(0, at - 256), at) + 1, at - 256):at]
-    if _bridged().search(before):
+    particle = _to_end().search(line) is not None
+    if particle and _bridged().search(before):
         return end
-    for form, after in _before_word():
+    for form, after in _before_word() if particle else ():
         if form.search(line):
             participle = after.match(text, end) if after is not None else None
             if after is None or participle:
@@ -116,23 +117,34 @@ def changed(text: str, before: str, at: int, value: str) -> int | None:
 
 
 @functools.cache
-def _old() -> Any:
-    """"from X to " ending a text, X one word (perhaps quoted), right after a change's verb or auxiliary or a word for
-    password (not inside one: "mot de passe en X" holds no "de X en")."""
-    named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
-    verbs = {lang: "|".join(filter(None, (words(role, lang) for role in ("change", "change-aux"))))
-             for lang in _changing_languages()}
-    froms = "|".join(f"(?:{verbs[lang]}|{named})[ \\t]+(?:{words('change-from', lang)})" for lang in verbs)
+def _to_end() -> Any:
+    """A word for the new value ending a text (what every change but an arrow ends with): checked first, as cheap."""
     tos = "|".join(f"(?:{words('change-to', lang)})" for lang in _changing_languages())
-    return re.compile(f"(?i)(?<![\\w'’-])(?:{froms})[ \\t]+{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]+){_CLOSES}"
-                      f"[ \\t]+(?:{tos})[ \\t]+{_OPENS}$")
+    return re.compile(f"(?i)[ \\t](?:{tos})[ \\t]+{_OPENS}$")
+
+
+@functools.cache
+def _old() -> tuple[Any, Any]:
+    """"from X to " ending a text, X one word (perhaps quoted); and what stands right before "from": a change's verb
+    or auxiliary or a word for password (not a part of one: "mot de passe en X" holds no "de X en")."""
+    langs = _changing_languages()
+    froms = "|".join(f"(?:{words('change-from', lang)})" for lang in langs)
+    tos = "|".join(f"(?:{words('change-to', lang)})" for lang in langs)
+    leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
+    named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
+    return (re.compile(f"(?i)[ \\t]+(?:{froms})[ \\t]+{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]+){_CLOSES}"
+                       f"[ \\t]+(?:{tos})[ \\t]+{_OPENS}$"),
+            re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|{named})$"))
 
 
 def old_value(text: str, start: int, at: int) -> str | None:
     """The old value X when the text from ``start`` to ``at`` (a value's place) ends with a change's "from X to" ("was
     changed from X to Y", "wurde von X auf Y geändert"), else None. Reads at most 256 characters before ``at``."""
     before = text[max(start, at - 256):at]
-    old = _old().search(before)
-    if old is None or not (_bridged().search(before) or any(form.search(before) for form, _ in _before_word())):
+    tail, lead = _old()
+    old = tail.search(before)
+    if old is None or not lead.search(before, max(0, old.start() - 64), old.start()):
+        return None
+    if not (_bridged().search(before) or any(form.search(before) for form, _ in _before_word())):
         return None
     return str(old.group("old"))
