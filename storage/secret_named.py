@@ -33,7 +33,8 @@ from .secret_lists import (
     table_source,
 )
 from .secret_phrases import passphrase
-from .secret_plain import CHANGE_VERBS, CLAUSE_WORDS, plain_phrase, plain_word
+from .secret_changes import ARROW, bridges, change_sources, old_value
+from .secret_plain import CLAUSE_WORDS, plain_changed, plain_phrase, plain_word
 from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
@@ -218,13 +219,16 @@ def said(role: str, language: str | None = None) -> str:
     if loan:
         verb = f"{verb}|{_loan_verbs()}"
         whose = "|".join(dict.fromkeys(filter(None, (words("whose", lang) for lang in _languages()))))
+    # a change's verb and its word for the new value ("was changed from X to", "a été changé en": ``secret_changes``)
+    changes = bridges(None if loan else tuple(langs))
+    verb = f"{changes}|{verb}" if changes else verb  # (first: "was changed to X", not "was" and X)
     # an adverb between the verb and the value ("is currently X", "is actually X"; the ``adverb`` rows)
     adverb = "|".join(filter(None, (words("adverb", lang) for lang in langs)))
     adverb = f"(?:[ \\t]+(?:{adverb}))?" if adverb else ""
     # "my password's X", "the password's been changed to X", "the password'll be X"; not after a word for a key: "the
     # token's scope2 field"
-    owned = (f"|['’](?:s|(?:s|ve|d)[ \\t]+been(?:[ \\t]+(?:{CHANGE_VERBS})[ \\t]+to)?"
-             f"|(?:ll|d)[ \\t]+be){adverb}[ \\t]+") if role != "key" else ""
+    owned = (f"|['’](?:s|(?:s|ve|d)[ \\t]+been|(?:ll|d)[ \\t]+be)(?:[ \\t]+(?:{bridges(('en',))}))?{adverb}[ \\t]+"
+             if role != "key" else "")
     named = key_words() if role == "key" else words(role, language)
     # a possessive after the word, before what may follow it ("parola mea pentru router este X", "passordet mitt er X")
     mine = "|".join(filter(None, (words("possessive", lang) for lang in langs))) if role != "key" else ""
@@ -241,7 +245,7 @@ def said(role: str, language: str | None = None) -> str:
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
             f"(?:[ \\t]+(?:{verb}){adverb}(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
-            f"|[ \\t]*(?::=|[:=—–→⇒]|->|=>)[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"
+            f"|[ \\t]*(?::=|{ARROW}|[:=—–])[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"
             f"|{_QUALIFIER}[ \\t]*{_NEXT_LINE}))")
 
 
@@ -371,11 +375,16 @@ class NamedCredentialDetector(Detector):
             if is_value(value.replace(" ", "")):
                 yield "password", value
             return
+        if name.startswith("said"):  # "changed from X to Y": X is a password too (``secret_changes.old_value``)
+            old = old_value(match.string, match.start(), at)
+            if old is not None and (is_value(old) or plain_changed(old)):
+                yield None, old
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
             paired = name.startswith(("cmd", "auth", "login", "typo", "spaced_login", "spaced_use", "wifi", "glued", "asked",
                                       "pair", "pass_said", "service_pair", "takes", "user_pass"))  # by where it stands
             joined = name in ("glued_joined", "glued_bare")  # after any word for a credential: named by it
+            paired = paired or name == "said_changed"  # (after a word for password: ``secret_changes``)
             kind = named_kind(before) if joined else "password" if paired else named_kind(before) if "\n" in before else None
             # a note in brackets against it is no part of it ("letmein(temporary)", ``secret_plain.plain_word``)
             yield kind, plain_word(value, match.string, at) if name.startswith("said") else value
@@ -694,4 +703,6 @@ def named_sources() -> list[str]:
         VALUE_RUN,
         CODE_RUN,
         *code_sources(),
+        # a change's verb before the word, a participle after the value (``secret_changes``)
+        *change_sources(f"{AFTER}(?:{words('password')}|{words('password-strict')})|{words('password-tail')}"),
     ]

@@ -16,6 +16,7 @@ from typing import Any
 
 import re2
 
+from .secret_changes import changed as changed_end
 from .secret_phrases import prose_word
 from .secret_re2 import OPTIONS, compile_linear
 from .secret_tables import languages_of, words
@@ -168,7 +169,7 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     bracket opened against it, ``_BRACKETED``) found at ``at`` of ``text`` by a match starting at ``start``, is a
     password written as a plain word: right after a verb, ":" or a dash on its line (not after "to" unless it is a
     language's verb, Polish "hasło to X": :func:`_to_verbed`, or after a change's verb, "was reset to X", or an arrow,
-    "Password -> X": :func:`_changed`, then no infinitive nor plural, :func:`_changed_to_prose`; not after "=";
+    "Password -> X", "a été changé en X": ``secret_changes.changed``, then :func:`plain_changed`; not after "=";
     when ``paired``, after a user, anywhere on the line), ending its clause (``_CLAUSE_END``: whatever follows then)
     or a made-up word before more words after English's verb, ":", a change's "to" or an arrow (:func:`_made_up`,
     :func:`_english_before`), a word
@@ -179,9 +180,10 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     if not _WORD.fullmatch(value):
         return False
     before = text[max(start, at - 256):at].lstrip("\r\n")  # (a match may open on the line break before its word)
-    changed = not paired and _changed(text, before, at, value)
-    if not (_CLAUSE_END.match(text, at + len(value)) or _MORE_WORDS.match(text, at + len(value)) and _made_up(value)
-            and (changed or _english_before().search(before))):
+    changed = None if paired else changed_end(text, before, at, value)
+    end = at + len(value) if changed is None else changed  # (after a participle following it: "auf X geändert")
+    if not (_CLAUSE_END.match(text, end) or _MORE_WORDS.match(text, end) and _made_up(value)
+            and (changed is not None or _english_before().search(before))):
         return False
     if not _LATIN.match(value) and not _predicated().search(before):
         return False
@@ -193,8 +195,8 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
         return False  # "the password's expiry is 90 days": a possessive, the word its noun
     if "\n" in before:
         return False
-    if changed:  # after a change's verb and "to" or an arrow: no infinitive ("set to expire") nor plural noun
-        return not _says_something(value.rstrip("0123456789")) and not _changed_to_prose(value)
+    if changed is not None:  # after a change's verb and "to" or an arrow: no infinitive ("set to expire") nor plural
+        return plain_changed(value)
     # after a verb (a word, "'s"; "to" only as a language's verb, Polish "hasło to X", or after a change's verb),
     # ":" or a dash (Russian's "пароль — X", "Passwort - X")
     to = tail.lower() == "to" or tail[-3:].lower() in (" to", "\tto")
@@ -204,40 +206,26 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     return not _says_something(value.rstrip("0123456789"))
 
 
-# A change's verb then "to" ending what stands before a value ("was changed to", "has been reset to", "is now set
-# to"; English's), or a change's verb, a determiner and up to 6 words (the word for password among them) then "to",
-# on one line ("we set the wifi password to X", "changed the password for the router to X"; not "send the reset
-# password to Bob": a participle before the word, no determiner).
-CHANGE_VERBS = "set|changed|reset|updated|switched|rotated"
-_CHANGED_TO = re.compile(rf"(?i)(?<![\w'’-])(?:{CHANGE_VERBS})[ \t]+to[ \t]+$")
-_CHANGED_OBJECT_TO = re.compile(
-    rf"(?i)(?<![\w'’-])(?:{CHANGE_VERBS}|change|update|switch|rotate)[ \t]+(?:the|my|our|your|his|her|their|its|this"
-    r"|that)[ \t]+(?:[^\s,;:.!?()\[\]{}]+[ \t]+){1,6}?to[ \t]+$")
-# An arrow between spaces ("Password -> X", "password => X"; code writes "s->password->data" unspaced), or a
-# typographic one ("password → X"), ending what stands before a value.
-_ARROW = re.compile(r"[ \t](?:->|=>)[ \t]+$|[→⇒][ \t]*$")
-_ARROWS = re.compile(r"->|=>|[→⇒]")
-_CALLED = re.compile(r"[(\[]|\.\w")  # right after the value, a call or a member: code ("password => check(password)")
-# Code around an ASCII arrow: a member's name before it ("Mode.PASSWORD -> LoginScreen", "Auth::PASSWORD =>"), a
-# name with a capital inside after it ("PASSWORD -> loginScreen").
-_MEMBER_ARROW = re.compile(r"(?:\.|::)[A-Za-z_]\w*[ \t]+(?:->|=>)[ \t]+$")
-_INNER_CAPITAL = re.compile(r"[A-Za-z][a-z0-9]*[A-Z]\w*")
+def after_change(value: str, text: str, start: int, at: int) -> bool:
+    """Whether ``value``, found at ``at`` of ``text`` by a match starting at ``start``, stands where a change puts a
+    new value (``secret_changes.changed``). Reads at most 256 characters before it."""
+    before = text[max(start, at - 256):at].lstrip("\r\n")
+    return changed_end(text, before, at, value) is not None
 
 
-def _changed(text: str, before: str, at: int, value: str) -> bool:
-    """Whether ``value`` at ``at`` of ``text`` stands after a change's verb and "to" (``_CHANGED_TO``,
-    ``_CHANGED_OBJECT_TO``) or after an arrow (``_ARROW``) that is the line's first (not a path, "Settings ->
-    Password -> Change"), with no call or member after it (``_CALLED``) nor, after an ASCII arrow, a member before
-    it or a name with a capital inside (``_MEMBER_ARROW``, ``_INNER_CAPITAL``). Reads at most 256 characters
-    before it."""
-    line = text[max(0, text.rfind("\n", max(0, at - 256), at) + 1, at - 256):at]
-    if _CHANGED_TO.search(before) or _CHANGED_OBJECT_TO.search(line):
-        return True
-    arrow = _ARROW.search(before)
-    if arrow is None or len(_ARROWS.findall(line)) != 1 or _CALLED.match(text, at + len(value)):
-        return False
-    code = "-" in arrow.group(0) or "=" in arrow.group(0)  # (an ASCII arrow, as code writes one)
-    return not (code and (_MEMBER_ARROW.search(line) or _INNER_CAPITAL.fullmatch(value)))
+def plain_changed(value: str) -> bool:
+    """Whether ``value``, a plain word (perhaps then digits) a change goes to or from ("changed from X to Y"), is a
+    password: nothing saying something about one (:func:`_says_something`) nor prose (:func:`_changed_to_prose`)."""
+    return bool(_WORD.fullmatch(value)) and not _says_something(value.rstrip("0123456789")) and \
+        not _changed_to_prose(value) and not _time_word(value)
+
+
+def _time_word(word: str) -> bool:
+    """Whether ``word`` is a month's or a weekday's name in a language of ``timeforeign`` ("alterada em março",
+    "op maandag gewijzigd": when a change was made)."""
+    from .timeforeign import month_or_weekday  # (dateparser's tables, read only for a word after a change)
+
+    return month_or_weekday(word)
 
 
 def _changed_to_prose(value: str) -> bool:
@@ -254,19 +242,26 @@ def _changed_to_prose(value: str) -> bool:
     return any(form in vocabulary or _says_something(form) for form in singular)
 
 
-# A verb right after a word: an auxiliary or a modal, or a word of the model's vocabulary with a third person's "s"
-# ("kicks", "rejects"): the word before it is a subject ("the password's lockout kicks in"; trial verify63 N3).
+# A verb among the few words after a word: an auxiliary or a modal, or a word of the model's vocabulary with a third
+# person's "s" ("kicks", "rejects"): the word is a subject's noun ("the password's lockout kicks in", "the password's
+# lockout threshold is 5"; trials verify63 N3, verify64 N8), unless a clause opens first ("letmein so it is safe").
 _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)\b")
 _AUXILIARY = frozenset("is are was were has have had will would can could shall should must may might does do did".split())
+_CLAUSE_WORDS = frozenset(CLAUSE_WORDS.split("|"))
+NOUN_WORDS_MAX = 3  # "lockout threshold is": the words read after a word for the verb making it a noun
 
 
 def _a_verb_follows(text: str, end: int) -> bool:
-    """Whether the word after ``end`` of ``text`` reads as a verb (``_NEXT_WORD``, ``_AUXILIARY``)."""
-    following = _NEXT_WORD.match(text, end)
-    if following is None:
-        return False
-    word = following.group(1)
-    return word in _AUXILIARY or len(word) > 3 and word.endswith("s") and word[:-1] in model_words()
+    """Whether one of the ``NOUN_WORDS_MAX`` words after ``end`` of ``text`` reads as a verb before a clause opens
+    (``_NEXT_WORD``, ``_AUXILIARY``, ``CLAUSE_WORDS``)."""
+    for _ in range(NOUN_WORDS_MAX):
+        following = _NEXT_WORD.match(text, end)
+        if following is None or following.group(1) in _CLAUSE_WORDS:
+            return False
+        word, end = following.group(1), following.end()
+        if word in _AUXILIARY or len(word) > 3 and word.endswith("s") and word[:-1] in model_words():
+            return True
+    return False
 
 
 def plain_word(value: str, text: str, at: int) -> str:

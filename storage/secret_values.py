@@ -11,7 +11,7 @@ from typing import Any
 
 import re2
 
-from .secret_plain import placeholder, plain_assigned, plain_password, plain_unverbed
+from .secret_plain import after_change, placeholder, plain_assigned, plain_password, plain_unverbed
 from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
@@ -347,6 +347,9 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         kept = len(value) >= 6  # "my password is 19871203"; shorter digits are a count ("is 12")
     elif group == "said_short":  # 3 to 5 characters: only a word (perhaps then digits) ending its sentence
         kept = plain_password(value, text, start, at)
+    elif group == "said_changed":  # a change's verb before the word, or a participle after the value
+        kept = after_change(value, text, start, at) and (len(value) >= 6 and (is_value(value) or generated(value))
+                                                         or plain_password(value, text, start, at))
     elif group == "env":  # an upper-case name's value: a letter and a digit, or a plain word to the line's end
         kept = len(value) >= 6 and (is_value(value) or generated(value)) or plain_assigned(value, text, at)
     else:

@@ -128,6 +128,13 @@ def _names() -> tuple[dict[str, str], dict[str, str]]:
     return months, weekdays
 
 
+def month_or_weekday(word: str) -> bool:
+    """Whether ``word`` is a month's or a weekday's name (:func:`_names`) of a language read here or of English."""
+    folded = word.casefold()
+    months, weekdays = _names()
+    return folded in months or folded in weekdays or folded in _ENGLISH or folded in _WEEKDAYS
+
+
 def _unspaced(word: str) -> bool:
     """Whether ``word`` is of a script written without spaces between words (kana, kanji)."""
     return any("\u3040" <= ch <= "\u9fff" for ch in word)

@@ -101,6 +101,11 @@ STORED = [
     "the password's validator runs on save", "the password's charset is ascii", "the password's blacklist has 500 entries",
     "the password's denylist grows weekly", "the admin password's rotation will change in May",
     "the wifi password's strength should be checked",
+    # a policy's attribute, then more nouns before the verb (trial verify64 N8)
+    "the password's lockout threshold is 5 attempts", "the password's minimum length is 12 characters",
+    "the password's rotation period is 90 days", "the password's history depth is 5 passwords",
+    "the password's lockout is 10 attempts", "the password's maximum age is 60 days",
+    "the password's expiry window is 90 days", "the admin password's reuse limit was raised to 10",
 ]
 
 

@@ -1,0 +1,150 @@
+"""A password's change written in prose, read one way by the grammar and by the plain-word rule (trial verify64
+N8): "was changed to X", "got bumped from X to Y", "password --> X", "a été changé en X", "se cambió a X", "das
+Passwort wurde auf X geändert", "cambié la contraseña a X". The forms are ``secret_words.tsv``'s ``change*`` rows;
+:func:`bridges` gives the grammar what stands between a word for password and a new value, :func:`changed` tells
+the plain-word rule (``secret_plain``) that a value follows one, :func:`old_value` finds "from X" before it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from .secret_tables import AFTER, languages_of, words
+
+# An arrow ending what stands before a value: ASCII between spaces ("password -> X", "password --> X", "=> X";
+# code writes "s->password->data" unspaced) or typographic ("password → X").
+ARROW = r"-{1,2}>|={1,2}>|[→⇒⟶⟹➜➔➝➞]"
+_ARROW_BEFORE = re.compile(r"[ \t](?:-{1,2}>|={1,2}>)[ \t]+$|[→⇒⟶⟹➜➔➝➞][ \t]*$")
+_ARROWS = re.compile(ARROW)
+_CALLED = re.compile(r"[(\[]|\.\w")  # right after the value, a call or a member: code ("password => check(password)")
+# Code around an ASCII arrow: a member's name before it ("Mode.PASSWORD -> LoginScreen", "Auth::PASSWORD =>"), a
+# name with a capital inside after it ("PASSWORD -> loginScreen").
+_MEMBER_ARROW = re.compile(r"(?:\.|::)[A-Za-z_]\w*[ \t]+(?:-{1,2}>|={1,2}>)[ \t]+$")
+_INNER_CAPITAL = re.compile(r"[A-Za-z][a-z0-9]*[A-Z]\w*")
+_OPENS, _CLOSES = "[\"'`“‘«„]?", "[\"'`”’»]?"  # a quote around a value, perhaps
+_WORDS = r"(?:[ \t]+[^\s,;:.!?()\[\]{}]+?){0,6}?"  # up to six words (between a determiner and the word for password)
+# The old value between "from" and "to": one to three words.
+_OLD = r"[^\s]+(?:[ \t]+[^\s]+)?(?:[ \t]+[^\s]+)?"
+
+
+def _changing_languages() -> list[str]:
+    """The languages with ``change*`` rows (a ``change-to`` row each)."""
+    return languages_of("change-to")
+
+
+def _from(lang: str) -> str:
+    """"from X" of ``lang`` before its ``change-to`` word, as an optional part of a regex."""
+    return f"(?:[ \\t]+(?:{words('change-from', lang)})[ \\t]+{_OLD})?"
+
+
+@functools.cache
+def bridges(langs: tuple[str, ...] | None = None) -> str:
+    """What stands between a word for password and a new value in ``langs`` (every language with ``change`` rows
+    when None), as one alternation: a change's verb, perhaps "from X", its ``change-to`` word ("was changed to",
+    "got bumped from X to", "a été changé en", "wurde geändert auf")."""
+    return "|".join(f"(?:{words('change', lang)}){_from(lang)}[ \\t]+(?:{words('change-to', lang)})"
+                    for lang in _changing_languages() if words("change", lang) and (langs is None or lang in langs))
+
+
+@functools.cache
+def change_sources(named: str) -> tuple[str, str]:
+    """Patterns for the forms :func:`bridges` leaves to another reading, ``named`` being the words for password: a
+    change's verb and a determiner before the word ("cambié la contraseña a X", ``change-before``), and a participle
+    after the value ("das Passwort wurde auf X geändert", ``change-aux`` and ``change-final``). Their value is the
+    group ``said_changed``, judged as after "the password was changed to" (``secret_values.named_value_kept``). Two
+    patterns, so that each one's prefilter keys on its rarest words (the verb and its determiner; the participle)."""
+    value = f"{_OPENS}(?P<said_changed>[^\\s\"'`]{{2,63}}[^\\s\"'`.,;:!?)\\]”’»])"
+    before, final, finals = [], [], []
+    for lang in _changing_languages():
+        to = f"{_from(lang)}[ \\t]+(?:{words('change-to', lang)})[ \\t]+"
+        if words("change-before", lang):
+            before.append(f"{AFTER}(?:{words('change-before', lang)}){_WORDS}[ \\t]*(?:{named}){to}")
+        if words("change-final", lang):
+            final.append(f"(?:{named})(?:[ \\t]+(?:{words('change-aux', lang)}))?{to}")
+            finals.append(f"(?:{words('change-final', lang)})")
+    return (f"(?i)(?:{'|'.join(before)}){value}",
+            f"(?i)(?:{'|'.join(final)}){value}{_CLOSES}[ \\t]+(?:{'|'.join(finals)})")
+
+
+@functools.cache
+def _bridged() -> Any:
+    """A change's verb and its word for the new value (:func:`bridges`) ending a text."""
+    return re.compile(f"(?i)(?<![\\w'’-])(?:{bridges()})[ \\t]+{_OPENS}$")
+
+
+@functools.cache
+def _before_word() -> list[tuple[Any, Any | None]]:
+    """Per language, a change's verb and a determiner before the word then its ``change-to`` word ending a line (or, for
+    a language with ``change-final`` rows, its auxiliary or nothing before that word), and its participle after the
+    value when it needs one."""
+    out = []
+    for lang in _changing_languages():
+        to = f"{_from(lang)}[ \\t]+(?:{words('change-to', lang)})[ \\t]+{_OPENS}$"
+        final = words("change-final", lang)
+        after = re.compile(f"(?i){_CLOSES}[ \\t]+(?:{final})") if final else None
+        if words("change-before", lang):
+            out.append((re.compile(f"(?i)(?<![\\w'’-])(?:{words('change-before', lang)}){_WORDS}[ \\t]+"
+                                   f"[^\\s,;:.!?()\\[\\]{{}}]+{to}"), after))
+        if final:
+            out.append((re.compile(f"(?i)(?:^|[ \\t])(?:{words('change-aux', lang)}){to}|[^\\s]{to}"), after))
+    return out
+
+
+def changed(text: str, before: str, at: int, value: str) -> int | None:
+    """Where what follows ``value`` at ``at`` of ``text`` is to be read from when it stands after a change: right after
+    it when ``before`` (the text before it, at most 256 characters) ends with a change's verb and its word for the new
+    value (:func:`bridges`), or its line with an arrow that is the line's first (not a path, "Settings -> Password ->
+    Change"), with no call or member after it nor, after an ASCII arrow, a member before it or a name with a capital
+    inside; after the participle that follows it where a language writes one there ("wurde auf X geändert"). None
+    when it stands after none."""
+    end = at + len(value)
+    line = text[max(0, text.rfind("\n", max(0, at - 256), at) + 1, at - 256):at]
+    particle = _to_end().search(line) is not None
+    if particle and _bridged().search(before):
+        return end
+    for form, after in _before_word() if particle else ():
+        if form.search(line):
+            participle = after.match(text, end) if after is not None else None
+            if after is None or participle:
+                return participle.end() if participle else end
+    arrow = _ARROW_BEFORE.search(before)
+    if arrow is None or len(_ARROWS.findall(line)) != 1 or _CALLED.match(text, end):
+        return None
+    code = "-" in arrow.group(0) or "=" in arrow.group(0)  # (an ASCII arrow, as code writes one)
+    return None if code and (_MEMBER_ARROW.search(line) or _INNER_CAPITAL.fullmatch(value)) else end
+
+
+@functools.cache
+def _to_end() -> Any:
+    """A word for the new value ending a text (what every change but an arrow ends with): checked first, as cheap."""
+    tos = "|".join(f"(?:{words('change-to', lang)})" for lang in _changing_languages())
+    return re.compile(f"(?i)[ \\t](?:{tos})[ \\t]+{_OPENS}$")
+
+
+@functools.cache
+def _old() -> tuple[Any, Any]:
+    """"from X to " ending a text, X one word (perhaps quoted); and what stands right before "from": a change's verb
+    or auxiliary or a word for password (not a part of one: "mot de passe en X" holds no "de X en")."""
+    langs = _changing_languages()
+    froms = "|".join(f"(?:{words('change-from', lang)})" for lang in langs)
+    tos = "|".join(f"(?:{words('change-to', lang)})" for lang in langs)
+    leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
+    named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
+    return (re.compile(f"(?i)[ \\t]+(?:{froms})[ \\t]+{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]+){_CLOSES}"
+                       f"[ \\t]+(?:{tos})[ \\t]+{_OPENS}$"),
+            re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|{named})$"))
+
+
+def old_value(text: str, start: int, at: int) -> str | None:
+    """The old value X when the text from ``start`` to ``at`` (a value's place) ends with a change's "from X to" ("was
+    changed from X to Y", "wurde von X auf Y geändert"), else None. Reads at most 256 characters before ``at``."""
+    before = text[max(start, at - 256):at]
+    tail, lead = _old()
+    old = tail.search(before)
+    if old is None or not lead.search(before, max(0, old.start() - 64), old.start()):
+        return None
+    if not (_bridged().search(before) or any(form.search(before) for form, _ in _before_word())):
+        return None
+    return str(old.group("old"))
