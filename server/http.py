@@ -93,6 +93,7 @@ HOST_MAX_BYTES = 1_000
 HEAD_MAX_BYTES = 32 * 1024  # a request's target and headers together (h11 bounds only a head sent in pieces)
 PROBE_TIMEOUT_S = 2.0  # a readiness read slower than this is "not ready" (docs/team-server-security.md)
 PROBE_CACHE_S = 1.0  # one readiness read serves every request for this long
+_NO_KEY = "0" * 64  # a key hash no key has: the readiness read looks it up as a request's key is looked up
 BUCKETS_MAX = 10_000  # clients a rate limiter keeps a bucket for (a few MB)
 FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to this (docs/team-server-security.md)
 
@@ -406,9 +407,9 @@ class DatabaseWatch:
             store = self.runtime.store()
             if self.backend == "sqlite":  # moved or replaced: problem() asked _moved() first
                 store.backend.read_header()  # damage found here is damage met: writes refused from now on
-            else:
-                with store.backend.read(None) as tx:  # a real read: a refused connection raises
-                    tx.settings()
+            with store.backend.read(None) as tx:  # a real read, as every request's: a refused connection raises,
+                tx.settings()  # and so does damage every call meets (trial verify66 N3: /healthz said ready
+                tx.api_keys(key_hash=_NO_KEY)  # while each call was refused for a damaged key table)
         except MemvaultError as exc:
             return ("unavailable", str(exc))
         finally:

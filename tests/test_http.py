@@ -523,6 +523,41 @@ def test_a_database_file_damaged_while_serving_is_a_503_saying_damaged(tmp_path:
     assert str(db) not in described and "damaged" in log and "Traceback" not in log
 
 
+def _cut(db: Path) -> None:
+    with open(db, "r+b") as f:
+        f.truncate(0)
+
+
+def _pages_overwritten(db: Path) -> None:
+    with open(db, "r+b") as f:
+        f.seek(4096)
+        f.write(b"\xff" * 65_536)
+
+
+@pytest.mark.parametrize("damage", [_cut, _pages_overwritten])
+def test_healthz_is_not_ready_while_damage_refuses_every_call(tmp_path: Path, damage) -> None:  # type: ignore[no-untyped-def]
+    """Trial verify66 N3: with the file cut to 0 bytes, /healthz said 200 "ready", then 200 "damaged", while
+    every call was a 503: a load balancer kept sending the clients there. The readiness read now reads what
+    each request reads (the settings and a key's row), so such damage makes it 503 too."""
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    s = HttpServer(db, logs=tmp_path)
+    try:
+        for n in range(3):
+            remember = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                        "params": {"name": "remember", "arguments": {"content": f"The parrot is called P{n}."}}}
+            assert s.post(key, remember).status_code == 200
+        damage(db)
+        time.sleep(PROBE_CACHE_S + 0.2)
+        calls = [s.post(key, PING).status_code for _ in range(2)]
+        time.sleep(PROBE_CACHE_S + 0.2)
+        health = httpx2.get(f"{s.base}/healthz", timeout=30)
+    finally:
+        s.close()
+    assert calls == [503, 503]
+    assert health.status_code == 503 and health.json()["database"] == "not ready", health.text
+
+
 def test_a_server_without_keys_warns_and_a_key_after_two_spaces_is_still_read(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     s = HttpServer(db)
