@@ -212,7 +212,7 @@ def _database(flag: str | None, serving: bool) -> Path | str:
     else:
         relative = Path(os.path.expanduser(os.path.expandvars(value)))
         if (flag is None or serving) and not relative.is_absolute() and not _UNEXPANDED.search(str(relative)):
-            absolute = str(relative.absolute())
+            absolute = os.path.normpath(relative.absolute())  # "../x" shown as the folder it names
             raise ValueError(f"{name}: {value!r} is a relative path, which each process would read from "
                              "the folder it was started in (MCP clients choose their own), opening a "
                              f"different file; give an absolute path, e.g. {absolute!r} for the file in this "
