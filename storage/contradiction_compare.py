@@ -14,6 +14,7 @@ from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, PRONOUNS, REPLACING, SHORT, STOP,
                                   VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS,
                                   stem)
+from .query import LABEL
 
 
 PARALLEL = 0.35  # difflib ratio of two texts' words from which they are worded in parallel (docs/benchmarks.md)
@@ -333,7 +334,8 @@ def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: lis
             or after[0].endswith("s") and after[0] not in STOP and after[1][:1].isalpha()
             and (after[1] not in STOP or after[1] in DETERMINERS))
     label = a[at].kind == b[at].kind and a[at].key != b[at].key and (
-        a[at].kind in ("number", "ident") or a[at].kind == "name" and len(a[at].key) == len(b[at].key) == 1)
+        a[at].kind in ("number", "ident") or a[at].kind == "name" and all(  # "Pool A", "Phase II" (``query.LABEL``)
+            LABEL.fullmatch(side[at].key.upper()) for side in (a, b)))
     valued = all(any(t.kind != "word" for t in side[at + 1:]) for side in (a, b))
     return label and a[at].clause == b[at].clause == 0 and (valued or named)
 

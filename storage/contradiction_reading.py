@@ -15,7 +15,7 @@ from .contradiction_words import (ADDITION_WORDS, CHANGE_VERBS, CHANGE_WORDS, CL
                                   INTERJECTIONS, LOWER_NAMES, NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING, SHORT,
                                   STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
                                   region_us, stem)
-from .query import PASSIVE
+from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
 _CONTRAST_NOT = frozenset({"not", "never"})  # after a comma and what it contrasts: "Use pnpm, not npm"
@@ -138,6 +138,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
         following = tokens[i + 1][0].lower().rstrip(".") if i + 1 < len(tokens) else ""
         meridiem = _MERIDIEM.get(following)
         found = _value(raw, lower, meridiem, initial and i not in named)
+        if raw == "I" and i and not initial and not tokens[i - 1][3] and labels([tokens[i - 1][0], raw], 1):
+            found = "name", lower, None  # "Phase I": a label (``query.labels``), not the pronoun
         if lower == "one" and (following in STOP or not following):
             found = None  # "one of", "the new one": no count
         if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
