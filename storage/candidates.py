@@ -21,8 +21,8 @@ from .contradiction import brief
 from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
-    asked_meanings, asks_for_last_session, asks_for_password, asks_how, content_words, names_no_subject, query_chunks,
-    subject_words, topic_words, verb_forms,
+    asked_meanings, asks_for_last_session, asks_for_password, asks_how, content_words, labels, names_no_subject,
+    query_chunks, subject_words, topic_words, verb_forms,
 )
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
@@ -164,8 +164,10 @@ def gather(
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
     time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None and when.written else []
     asked = [name for name in names(words_query) if name.lower() not in timed]
-    # A name that is also a function word ("Will", "Don", "Can") is a word of the question's subject.
-    chunks += [[name] for name in asked if name.lower() in STOP_WORDS and [name] not in chunks]
+    # A name that is also a function word ("Will", "Don", "Can"), or holds one ("Plan A"), is a phrase of the
+    # question's subject.
+    chunks += [words for name in asked if name.lower() in STOP_WORDS or " " in name
+               for words in _phrase(name) if words not in chunks]
     meanings = asked_meanings(words_query) if when is not None else frozenset()
     meaning_words = [w for m in sorted(meanings) for w in MEANINGS[m][2].split()]
     act = asked_act(words_query) if when is not None else None
@@ -179,7 +181,7 @@ def gather(
         terms=list(dict.fromkeys(content_words(chunks, asked) + (content_words(time_chunks) if time_chunks else [])
                                  + [w for ws in name_words.values() for w in ws] + asked + meaning_words
                                  + act_words + doer_words)),
-        exists=([[[w] for w in PASSWORD_WORDS]] if password else []) + [query_chunks(name) for name in asked],
+        exists=([[[w] for w in PASSWORD_WORDS]] if password else []) + [_phrase(name) for name in asked],
     ), known, credit)
     keyword = found.keyword
 
@@ -489,15 +491,25 @@ def idf_weights(found: Found, terms: set[str]) -> dict[str, float]:
     return {t: math.log(1.0 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5)) for t in sorted(terms)}
 
 
+def _phrase(name: str) -> list[list[str]]:
+    """The chunks of a name (:func:`query.query_chunks`), its words one chunk: "Plan A" is a phrase, as "db_host" is."""
+    return query_chunks(name.replace(" ", "_"))
+
+
 def names(query: str) -> list[str]:
     """The names in ``query``: capitalised words not opening a sentence, identifiers anywhere
-    (a digit or a second capital: "OPS-4521", "db-stg-03"); rules: docs/retrieval-tuning.md#names."""
+    (a digit or a second capital: "OPS-4521", "db-stg-03"), a label that is a function word with its head
+    ("Plan A", ``query.labels``); rules: docs/retrieval-tuning.md#names."""
     shouted = not any(ch.islower() for ch in query)
     found: list[str] = []
     for sentence in _SENTENCE.split(query):
         words = _NAME.findall(sentence)
         for position, word in enumerate(words):
             word = _POSSESSIVE.sub("", word)
+            if word.lower() in STOP_WORDS and labels(words, position):
+                label = f"{words[position - 1]} {word}"  # "Plan A": the label is no function word, and no name alone
+                found.extend([label] if label not in found else [])
+                continue
             if position and word.lower() in STOP_WORDS and word[:1].isupper() and word[1:].islower() \
                     and words[position - 1].islower() and word.lower() != "i" and word not in found:
                 found.append(word)  # "what does Will own?": a name, as "May" is; "What Does Will Own" is a title

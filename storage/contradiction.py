@@ -21,11 +21,12 @@ from functools import lru_cache
 from . import dating
 from .config_blocks import configure_other_things
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _differences, _ends_held,
-                                    _numbered_apart, _parallel, _refilled, _reversed, _shares_subject, _swapped)
+                                    _moves_on, _numbered_apart, _parallel, _refilled, _reversed, _shares_subject,
+                                    _swapped, numbered_apart, part_left)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
-from .contradiction_words import (ALIGNED, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE, _STATE_GROUP,
-                                  _WHEN_CHANGED, _WHEN_KINDS, stem)
+from .contradiction_words import (ALIGNED, LEAVING, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE,
+                                  _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
 from .spellings import one_way
 
 
@@ -75,6 +76,9 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     lower = lower_names(older) | lower_names(newer)  # "Our CI runs on jenkins" / "We retired jenkins"
     old, new = (_read(text, openers(text) & known, lower) for text in (older, newer))
     keys_old, keys_new = {t.key for t in old.sequence}, {t.key for t in new.sequence}
+    moved_on = _moves_on(old, new)  # a change of where the older's change went: as strong as a change verb
+    if moved_on is not None:
+        return moved_on, 2
     found = _agreeing_not(old, new)
     if found is not None and _numbered_apart(old, new, _words(older), _words(newer)):
         return None
@@ -83,6 +87,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     changes = [w for w in new.changes if w != "instead"] if new.contrasted and new.contrasted <= old.negated \
         else new.changes
     changes = [w for w in changes if w not in _ENDED] if new.ended else changes
+    changes = [w for w in changes if w not in LEAVING or not (new.left | new.targets).isdisjoint(values_of(old))]
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a
@@ -92,7 +97,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     held = values_of(old)
     kept = bool(held) and held < new.targets
     changed = changing and bool(added) and not new.addition and not _announced(old, new) \
-        and _shares_subject(old, new, head=True) and not kept
+        and _shares_subject(old, new, head=True) and not kept and not part_left(old, new) \
+        and not numbered_apart(old, new)
     if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)

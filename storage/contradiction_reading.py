@@ -12,10 +12,10 @@ from .contradiction_ending import _ending, _lower_name, _name_slot
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
-                                  INTERJECTIONS, LOWER_NAMES, NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING, SHORT,
-                                  STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
+                                  INTERJECTIONS, LEAVING, LOWER_NAMES, NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING,
+                                  SHORT, STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
                                   region_us, stem)
-from .query import PASSIVE
+from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
 _CONTRAST_NOT = frozenset({"not", "never"})  # after a comma and what it contrasts: "Use pnpm, not npm"
@@ -86,6 +86,8 @@ class _Read:
     reached: frozenset[tuple[str, str]] = frozenset()  # of ``negated``, (verb, its object): "not using Poetry"
     ended: frozenset[str] = frozenset()  # names it says have ended: "We retired Jenkins", "no longer use uv"
     spoken: frozenset[str] = frozenset()  # the words of its denials and ends, and the names replacing what ended
+    left: frozenset[str] = frozenset()  # values a change leaves: "ansible" of "moved from Ansible to Salt" (``_left``)
+    runs: tuple[tuple[str, ...], ...] = ()  # names written side by side, one name: ("github", "actions") (``_runs``)
 
 
 def _read(text: str, known: frozenset[str] = frozenset(), lower: frozenset[str] = frozenset()) -> _Read:
@@ -138,6 +140,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
         following = tokens[i + 1][0].lower().rstrip(".") if i + 1 < len(tokens) else ""
         meridiem = _MERIDIEM.get(following)
         found = _value(raw, lower, meridiem, initial and i not in named)
+        if raw == "I" and i and not initial and not tokens[i - 1][3] and labels([tokens[i - 1][0], raw], 1):
+            found = "name", lower, None  # "Phase I": a label (``query.labels``), not the pronoun
         if lower == "one" and (following in STOP or not following):
             found = None  # "one of", "the new one": no count
         if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
@@ -246,7 +250,21 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
                  frozenset(adding), frozenset(contrasted), tuple(denials),
                  _targets(slots, lowered, anchor, marks) if changes else frozenset(), frozenset(chosen),
-                 frozenset(reached), frozenset(ended), frozenset(spoken))
+                 frozenset(reached), frozenset(ended), frozenset(spoken),
+                 (_left(slots, lowered) if changes else frozenset()) | frozenset(ended), _runs(slots, marks))
+
+
+def _runs(slots: Slots, marks: Marks) -> tuple[tuple[str, ...], ...]:
+    """The names written side by side in one clause, two or more: one name ("GitHub Actions", "Jonas Berg")."""
+    runs: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for (kind, norm, _), (_, ends, _) in zip(slots, marks, strict=True):
+        if kind == "name":
+            run.append(norm)
+        if kind != "name" or ends:
+            runs.extend([tuple(run)] if len(run) > 1 else [])
+            run = []
+    return tuple(runs + ([tuple(run)] if len(run) > 1 else []))
 
 
 def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: Marks) -> frozenset[str]:
@@ -274,6 +292,29 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
         if moving and j == start < len(slots) and anchor[j] is not None and (
                 marks[j][1] or j + 1 == len(slots) or lowered[j + 1] in STOP):
             found.add(anchor[j])  # type: ignore[arg-type]
+    return frozenset(found)
+
+
+_FROM = frozenset({"from", "off"})  # before what a change leaves: "migrated the repo off GitHub"
+
+
+def _left(slots: Slots, lowered: list[str]) -> frozenset[str]:
+    """The values a change leaves, in a text holding change words: right after "from", "off" or the object of a verb of
+    ``LEAVING`` (determiners aside): "ansible" of "We moved from Ansible to Salt", "postgresql", "14" of "We
+    upgraded PostgreSQL 14 to PostgreSQL 16" (what goes on is in ``_targets`` too), not "python" of "We upgraded
+    Python from 3.10 to 3.12"."""
+    found: set[str] = set()
+    for i, word in enumerate(lowered):
+        if word not in _FROM and word not in LEAVING:
+            continue
+        j = i + 1
+        while j < len(slots) and lowered[j] in DETERMINERS:
+            j += 1
+        start = j
+        while j < len(slots) and slots[j][0] != "word":
+            j += 1
+        if word in _FROM or j == len(slots) or lowered[j] not in _FROM:  # "upgraded Python from 3.10": Python stays
+            found.update(slots[k][1] for k in range(start, j))
     return frozenset(found)
 
 

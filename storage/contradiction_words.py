@@ -31,7 +31,10 @@ _STATE_GROUP |= {word: _STATE_GROUP[same] for word, same in _SAME_STATE.items()}
 NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
-                          "swapped", "reassigned"})
+                          "swapped", "reassigned", "upgraded", "downgraded"})
+# Change verbs whose object is what the change leaves ("We upgraded PostgreSQL 14 to PostgreSQL 16"), change
+# words only beside a value of the older's they leave or go to (``contradiction.judge``; not a cluster's node count).
+LEAVING = frozenset({"upgraded", "downgraded"})
 # Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
 # Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them).
 REPLACING = frozenset({"replaced", "swapped"})

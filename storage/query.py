@@ -25,6 +25,28 @@ STOP_WORDS = frozenset(
     " with would you your yours s t d ll m re ve don"
     .split()
 )
+# A label naming which one of its kind a capitalised word before it is: one capital letter or a Roman numeral
+# ("Plan A", "Option I", "Model S", "Phase II"), a name even where it is also a function word ("A", "I", "S").
+LABEL = re.compile(r"[A-Z]|[IVX]{1,4}")
+# Nouns "I" labels as a Roman numeral ("Phase I"); after any other word it is the pronoun ("Glad I could help",
+# "Thanks Nate I ...").
+_NUMBERED = frozenset("""phase stage part chapter option type tier level class grade section volume book act season
+round step appendix annex schedule exhibit figure table model plan version room wing building floor block gate hall
+zone unit category group track division league war""".split())
+
+
+def labels(written: list[str], at: int) -> bool:
+    """Whether the word at ``at`` of ``written`` (words as written) labels the capitalised word before it (its
+    head: "A" of "Plan A", "I" of "Phase I"): one capital letter or a Roman numeral after a capitalised word
+    that is no stop word, "I" only after one of ``_NUMBERED`` (trial verify64 N7: "how much does Plan A cost?"
+    answered Plan B first)."""
+    if not at or not LABEL.fullmatch(written[at]):
+        return False
+    head = written[at - 1]
+    return head[:1].isupper() and head[1:].islower() and head.isalpha() and head.lower() not in STOP_WORDS \
+        and (written[at] != "I" or head.lower() in _NUMBERED)
+
+
 # FTS5's operators: plain words to the keyword side, and no names ("NEAR(Kafka", "NOT Redis").
 QUERY_OPERATORS = frozenset({"and", "or", "not", "near"})
 # An episode is indexed with the one before it in its scope within this gap (one conversation).

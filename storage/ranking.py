@@ -197,14 +197,19 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
 
 
 def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
-                 same_subject: Callable[[int, int], float | None]) -> None:
+                 same_subject: Callable[[int, int], float | None], asked: str = "") -> None:
     """Among the top ``SUBJECT_TOP``, move an older state memory just below a newer one on the
-    same subject that answers about as well (docs/retrieval-tuning.md#newer)."""
+    same subject that answers about as well (docs/retrieval-tuning.md#newer); not below one about a sibling of
+    what ``asked`` (the question) names where the older is not ("Plan B" for "how much does Plan A cost?": trial
+    verify64 N7; ``subjects.near_miss``)."""
     top = order[:SUBJECT_TOP]
     for older in (seq for seq in top if c.rows[seq].kind in STATE_KINDS):
         for newer in top:
             if after_the_time(c, c.rows[newer]):
                 continue  # "the rate limit in Q3": not the one set in Q4
+            if asked and near_miss(asked, c.rows[newer].content or "") is not None \
+                    and near_miss(asked, c.rows[older].content or "") is None:
+                continue
             as_well = _as_well(c, scores, newer, older)
             if c.rows[newer].observed_at > c.rows[older].observed_at and scores[older] >= scores[newer] and as_well:
                 similarity = same_subject(older, newer)
@@ -490,7 +495,7 @@ def rank(
     def same_subject(a: int, b: int) -> float | None:
         return similarities(a, [b]).get(b)
 
-    prefer_newer(order, c, scores, same_subject)
+    prefer_newer(order, c, scores, same_subject, asked)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     pairs = kept(order[:OUTDATED_TOP])
     overriding: set[int] = set()  # raised over a global memory: kept as a hit however little it matches

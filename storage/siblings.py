@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import islice
 
 from .contradiction_words import HEADS, REGIONS, region_us, stem
-from .query import AUXILIARIES, GENERIC_WORDS, STOP_WORDS
+from .query import AUXILIARIES, GENERIC_WORDS, STOP_WORDS, labels
 from .roles import asks_for_someone, other_role
 from .textindex import FOLDED_LETTERS
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
@@ -112,6 +112,7 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
     parts = {stem(ENVIRONMENTS.get(p, p)) for w, kinds, _ in said if any(k.startswith("code") for k in kinds)
              for p in _PARTS.split(w)}
     have, wanted = {stem(w) for w, _, _ in said} | parts, {stem(w) for w, _, _ in asked}
+    labelled = {w for w, kinds, _ in said if w in STOP_WORDS and kinds == ("name",)}
     beside: dict[tuple[str, str, str], str] = {}  # (type, side, the stem of a word there) of typed words
     codes: dict[tuple[str, int, str], tuple[int, str]] = {}  # (type, first or last, part): the first such code
     longer: list[tuple[str, set[tuple[str, str]]]] = []  # the memory's names, with the words near them
@@ -137,7 +138,9 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
                 for side, other in _neighbours(said, at, kind, far=True):
                     beside.setdefault((kind, side, other), part)
     for at, (word, kinds, written) in enumerate(asked):
-        if not kinds or (word in STOP_WORDS and written != "US") or word in GENERIC_WORDS or stem(word) in have:
+        label = word in STOP_WORDS and kinds == ("name",)  # "A" of "Plan A": held only as a label ("a month": none)
+        if not kinds or (word in STOP_WORDS and written != "US" and not label) or word in GENERIC_WORDS \
+                or (word in labelled if label else stem(word) in have):
             continue
         for kind in kinds:
             for side, other in _neighbours(asked, at, kind):
@@ -358,8 +361,9 @@ def read_words(text: str) -> Words:
     folded = [_folded(w) for w in written]
     written = ["US" if w == "us" and region_us(folded[at - 1] if at else "", folded[at + 1] if at + 1 < len(folded)
                                               else "") else w for at, w in enumerate(written)]
-    return tuple((lower, _kinds(word, folded[at + 1] if at + 1 < len(folded) else None, _role(folded, at))
-                  if at >= speaker else (), word) for at, (word, lower) in enumerate(zip(written, folded, strict=True)))
+    return tuple((lower, (("name",) if labels(written, at) else _kinds(  # "A" of "Plan A": a name (``query.labels``)
+        word, folded[at + 1] if at + 1 < len(folded) else None, _role(folded, at))) if at >= speaker else (), word)
+        for at, (word, lower) in enumerate(zip(written, folded, strict=True)))
 
 
 def _role(folded: list[str], at: int) -> str | None:

@@ -147,7 +147,7 @@ def test_french_german_and_spanish_days_and_french_hours_are_values(old, new, re
     ("Worker pool A runs 4 replicas.", "Worker pool B runs 6 replicas.", None),
     ("Pool A runs 4 replicas.", "Pool B runs 4 replicas.", None),
     ("Worker pool A runs 4 replicas.", "Worker pool A runs 6 replicas.", "different number: 4 → 6"),
-    ("Plan A is the default.", "Plan B is the default.", "different name: a → b"),
+    ("Plan A is the default.", "Plan B is the default.", "different name: plan a → plan b"),
 ])
 def test_a_one_letter_label_leading_each_text_with_a_value_after_it_names_two_subjects(old, new, reason):
     """Trial 27 #2: "Worker pool A runs 4 replicas" / "Worker pool B runs 6 replicas" was a changed name."""

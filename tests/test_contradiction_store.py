@@ -96,7 +96,8 @@ async def test_the_remember_tool_returns_contradicts_and_recall_possibly_outdate
                                                 "observed_at": "2025-04-01T09:00:00Z"})
         assert not second.is_error
         assert second.structured_content["contradicts"] == [
-        {"id": old, "reason": "different number: 15.4 → 16.2", "newer": False}]
+        {"id": old, "reason": "different number: 15.4 → 16.2", "newer": False,
+         "other_scope": None}]
         assert f"Contradicts current memory {old}" in second.content[0].text
         found = await c.call_tool("recall", {"query": "Which PostgreSQL version runs in production?"})
         memories = found.structured_content["memories"]

@@ -18,7 +18,7 @@ CASES = [  # (other current memory, memory superseded, its correction, reason)
     ("Redis listens on port 6379 in production", "Redis runs in production somewhere",
      "Redis listens on port 6380 in production", "different number: 6379 → 6380"),
     ("We deploy the API with Jenkins", "The API deploys are manual for now",
-     "We deploy the API with GitHub Actions", "different name: jenkins → github"),
+     "We deploy the API with GitHub Actions", "different name: jenkins → github actions"),
 ]
 
 

@@ -44,6 +44,10 @@ class Contradiction(_Result):
     newer: bool = Field(description="True when the contradicted memory was observed after this one (this one was "
                         "written late, about an earlier time) or tells a change this one restates the state before: "
                         "then it is this one that may be out of date.")
+    other_scope: str | None = Field(default=None, description="The contradicted memory's scope when it is not this "
+                                    "one's (`global`): this one outdates it in this scope only, and `supersede` "
+                                    "replaces it with `content`, never with `by` (a memory is replaced within its "
+                                    "scope).")
 
 
 class RememberResult(_Result):

@@ -257,6 +257,9 @@ def _contradiction_lines(contradicts: list[Contradiction], new_id: str, created:
             else ": supersede the older one with what is true now"
         if c.newer and created:
             how = f", the newer of the two: if that one still holds, supersede {new_id} with `by` {c.id}"
+        if c.other_scope is not None and created:  # `by` replaces a memory within its scope only
+            how = (f", of scope `{c.other_scope}`: this one outdates it in this scope only; if the change holds in "
+                   f"every scope, supersede {c.id} with `content` saying what is true now")
         text += f"\nContradicts current memory {c.id} ({c.reason}){how}."
     return text
 
