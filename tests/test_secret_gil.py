@@ -61,5 +61,6 @@ def ordinary() -> float:
 
 
 @pytest.mark.parametrize("unit", SHAPES)
-def test_no_call_of_the_check_holds_the_gil_longer_on_a_shape_than_on_ordinary_notes(unit: str, ordinary: float) -> None:
+def test_no_call_of_the_check_holds_the_gil_long_on_a_shape_compared_with_ordinary_notes(unit: str,
+                                                                                     ordinary: float) -> None:
     assert _least_hold(unit) < TIMES_ORDINARY * ordinary, ordinary
