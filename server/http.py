@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
 import anyio
+import anyio.to_thread
 from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
@@ -91,8 +92,9 @@ READ_TIMEOUT_S = 10.0
 # Host and Origin: a DNS name is at most 253 characters, with a scheme and a port far below this.
 HOST_MAX_BYTES = 1_000
 HEAD_MAX_BYTES = 32 * 1024  # a request's target and headers together (h11 bounds only a head sent in pieces)
-PROBE_TIMEOUT_S = 2.0  # a readiness read slower than this is "not ready" (docs/team-server-security.md)
+PROBE_TIMEOUT_S = 2.0  # a readiness read slower than this, once begun, is "not ready" (docs/team-server-security.md)
 PROBE_CACHE_S = 1.0  # one readiness read serves every request for this long
+PROBE_TICK_S = 0.01  # the readiness read's time is counted in ticks of this: DatabaseWatch._read
 _NO_KEY = "0" * 64  # a key hash no key has: the readiness read looks it up as a request's key is looked up
 BUCKETS_MAX = 10_000  # clients a rate limiter keeps a bucket for (a few MB)
 FAILED_AUTH_PER_MINUTE = 60  # per client address; a guesser of keys is held to this (docs/team-server-security.md)
@@ -353,8 +355,8 @@ def _unavailable(why: str) -> Response:
 
 class DatabaseWatch:
     """Whether the database can serve a request now: it opens, a SQLite file is still the one
-    first opened at its path, and a real read answers within :data:`PROBE_TIMEOUT_S` (one read
-    at a time on a worker thread, its answer cached for :data:`PROBE_CACHE_S`)."""
+    first opened at its path, and a real read answers within :data:`PROBE_TIMEOUT_S` of its start (one read
+    at a time on a thread of its own, its answer cached for :data:`PROBE_CACHE_S`)."""
 
     def __init__(self, runtime: Runtime) -> None:
         from memvault.storage.location import is_url
@@ -366,6 +368,8 @@ class DatabaseWatch:
         self._answer: tuple[str, str] | None = None
         self._checked = -math.inf  # time.monotonic() of the answer
         self._checking = False  # a check is still running on its thread (after its timeout)
+        # The probe's own thread: it never waits for one behind the tenants' calls (anyio's 40 are theirs).
+        self._thread = anyio.CapacityLimiter(1)
 
     async def problem(self) -> tuple[str, str] | None:
         """None when the database can serve; else ``(kind, why)``: ``kind`` one of
@@ -379,10 +383,43 @@ class DatabaseWatch:
                 self._answer = ("timeout", f"the database did not answer a read within {PROBE_TIMEOUT_S:g} s")
                 if not self._checking:
                     self._checking = True
-                    with anyio.move_on_after(PROBE_TIMEOUT_S):
-                        self._answer = await anyio.to_thread.run_sync(self._check, abandon_on_cancel=True)
+                    self._answer = await self._read(self._answer)
                 self._checked = time.monotonic()
             return self._answer
+
+    async def _read(self, timed_out: tuple[str, str]) -> tuple[str, str] | None:
+        """:meth:`_check`'s answer on the probe's thread, or ``timed_out`` when it has not answered within
+        :data:`PROBE_TIMEOUT_S` of this process's own time from the read's start: counted in ticks of the loop,
+        each counted once however late it runs. A process busy with its own work (a long scan of a tenant's
+        text holding the GIL) runs its ticks late and is given the time; counted by the wall clock, it called
+        its database unready and every tenant got 503 (issue 25 §1.1). A database that hangs still times out,
+        the loop's ticks on time."""
+        began: list[bool] = []
+        answers: list[tuple[str, str] | None | Exception] = []
+
+        def check() -> tuple[str, str] | None:
+            began.append(True)
+            return self._check()
+
+        async def read() -> None:
+            try:
+                answers.append(await anyio.to_thread.run_sync(check, abandon_on_cancel=True, limiter=self._thread))
+            except Exception as exc:  # raised below, not in an exception group
+                answers.append(exc)
+            tasks.cancel_scope.cancel()
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(read)
+            ticks = 0
+            while ticks * PROBE_TICK_S < PROBE_TIMEOUT_S:
+                await anyio.sleep(PROBE_TICK_S)
+                ticks += bool(began)
+            tasks.cancel_scope.cancel()
+        if not answers:
+            return timed_out
+        if isinstance(answers[0], Exception):
+            raise answers[0]
+        return answers[0]
 
     def _moved(self) -> tuple[str, str] | None:
         """``("file gone" | "file replaced", why)`` when the SQLite file at the path is not the one

@@ -13,12 +13,19 @@ import functools
 import html
 import re
 
+from . import regex_windows
 from .secret_documents import PROPERTIES, block_scalar_lines, parsed, structured
 
 # Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run
 # standing alone ("password: ****") is a placeholder, kept.
-# Linear: a run is tried from its first mark only (a run of "*" tried from each took quadratic time).
-_MARKS = re.compile(r"(?<=[\w:])[*`~]+|(?<![*`~])[*`~]++(?=\w)|(?<!\w)_{1,2}(?=\w)|(?<=[\w:])_{1,2}(?!\w)")
+# Linear: a run is tried from its first mark only (a run of "*" tried from each took quadratic time). Each pattern
+# here that starts with a look-around is gated by a look-ahead of the characters its matches start with: Python's
+# ``re`` tried every alternative at every character (0.3 s of the GIL on 256 KiB of "x", issue 25 §1.1).
+_MARKS = re.compile(r"(?=[*`~_])(?:(?<=[\w:])[*`~]+|(?<![*`~])[*`~]++(?=\w)|(?<!\w)_{1,2}(?=\w)"
+                    r"|(?<=[\w:])_{1,2}(?!\w))")
+# For :func:`regex_windows.sub`: a match starts at a mark, and shows within 3 characters, a run of "*`~" and the
+# character after it counted as one.
+_MARK, _MARK_RUN, _MARKS_REACH = re.compile("[*`~_]"), re.compile("[*`~]+"), 3
 # An HTML tag (``<b>``, ``</th>``, ``<td class="x">``): a space.
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:[ \t][^<>\n]{0,200})?/?>")
 # A link's label before ":" or "=" ("[password]: X"), a Markdown heading's marks ("### Password").
@@ -37,7 +44,7 @@ _YAML_TAG = re.compile(r"(:[ \t]*)!{1,2}[A-Za-z][\w-]{0,30}[ \t]+")
 _JSON_KEY = re.compile(r"([\"'])([A-Za-z_][\w-]{0,40})\1([ \t]*:)")
 # White space inside a name: a run of spaces and tabs between two letters ("api  key", "secret\tkey"), not
 # elsewhere (spaces inside a quoted value are the value's), and "pass word" or "pass-word" read "password".
-_SPACES = re.compile(r"(?<=[^\W\d_])(?:\t|[ \t]{2,})(?=[^\W\d_])")
+_SPACES = re.compile(r"(?=[ \t])(?<=[^\W\d_])(?:\t|[ \t]{2,})(?=[^\W\d_])")
 _SPLIT_WORD = re.compile(r"(?i)\b(pass)(?:[ \t]+|-)(word|phrase)\b")
 # A name broken across two lines ("API" over "KEY: X"): the line break moved before it, so the value's
 # line holds the whole name.
@@ -170,7 +177,7 @@ def unmarked(text: str) -> str:
         text = _YAML_TAG.sub(r"\1", _BLOCK.sub(r"\1", text))
         if '"' in text or "'" in text:
             text = _JSON_KEY.sub(r"\2\3", text)
-    text = _MARKS.sub("", text)
+    text = regex_windows.sub(_MARKS, text, lambda _: "", _MARKS_REACH, _MARK, 0, _MARK_RUN)
     text = _BROKEN_NAME.sub(r"\n\1 \2", _SPLIT_WORD.sub(r"\1\2", _SPACES.sub(" ", text)))
     if not text.isascii():
         text = _CJK_LABEL.sub(lambda m: f"{m.group(1) or m.group(2)}: ", _CJK_NOTE.sub("", text))

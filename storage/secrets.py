@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from . import regex_windows
 from .errors import InvalidInput
 from .secret_marks import unmarked
 from .secret_re2 import compile_linear, find, unmatched
@@ -122,7 +123,10 @@ _QUOTES = (rf"(?:{_QUOTE}[ \t]*(?:{_JOINER}[ \t]*){{0,4}}{_QUOTE}"
 # ("ghp_u8jz... part 2: ...hJ0a", "(2/2)"), these when both runs hold a digit.
 _PART = (r"[,;]?\s+(?:(?i:part|pt\.?|piece|chunk|half)[ \t]*#?\d\d?(?:[ \t]*(?:/|of)[ \t]*\d\d?)?"
          r"|\(\d\d?[ \t]*(?:/|of)[ \t]*\d\d?\))[ \t]*[:=)-]?\s*")
-_WRAP = re.compile(rf"(?<=[\w+/=.-]{{4}})(?:{_PART}|[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t|{_QUOTES})(?=[\w+/=.-]{{4}})")
+# (gated by the characters a match starts with: Python's ``re`` tried the look-behind at every character, 0.1 to 0.3 s
+# of the GIL on 256 KiB, issue 25 §1.1)
+_WRAP = re.compile(rf"(?=[,;\s\\\"'`$#{{])(?<=[\w+/=.-]{{4}})(?:{_PART}|[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t|{_QUOTES})"
+                   rf"(?=[\w+/=.-]{{4}})")
 
 _KEY_RUN_END = re.compile(r"[\w+/=.-]*$")
 _KEY_RUN = re.compile(r"[\w+/=.-]*")
@@ -330,10 +334,16 @@ def displayed(text: str) -> str:
 _GROUPS = re.compile(r"[\w+/=-]{1,16}(?: [\w+/=-]{1,16}){2,}|[\w+/=]{1,16}(?:-[\w+/=]{1,16}){2,}"
                      r"|(?P<listed>[\w+/=]{1,16}(?:[\"'], ?[\"'][\w+/=]{1,16}){2,})")
 _LIST_SEPARATOR = re.compile(r"[\"'], ?[\"']")
+# For :func:`regex_windows.sub`: a match of ``_GROUPS`` holds a space, a dash or a quote within 16 characters of its
+# start, and shows within 56 (three groups of 16 and two separators of up to 4).
+_GROUP_SEPARATORS, _GROUPS_LEAD, _GROUPS_REACH = re.compile(r"[ \"'-]"), 16, 56
 # A vendor's prefix joined to its key by a dash or a look-alike of one (``validate._DASHES``, U+FE63, U+FF0D) where its
 # format writes "_" ("ghp-16C7...", "ghp\u201116C7..."): read with "_" when the run after it holds a digit and a capital.
-_DASHED_PREFIX = re.compile("(?<![\\w-])([a-z]{2,10}(?:_[a-z]{1,10})?)[-\u02d7\u2010-\u2015\u2043\u2212\u2796\u2e3a"
-                            "\u2e3b\u301c\ufe58\ufe63\uff0d](?=([A-Za-z0-9]{16,}))")
+_DASH = "[-\u02d7\u2010-\u2015\u2043\u2212\u2796\u2e3a\u2e3b\u301c\ufe58\ufe63\uff0d]"
+_DASHED_PREFIX = re.compile(f"(?<![\\w-])([a-z]{{2,10}}(?:_[a-z]{{1,10}})?){_DASH}(?=([A-Za-z0-9]{{16,}}))")
+# For :func:`regex_windows.sub`: its dash is within 21 characters of its start, and 16 key characters after it show it.
+_DASHES = re.compile(_DASH)
+_DASHED_LEAD, _DASHED_REACH = 21, 38
 _HAS_DIGIT, _HAS_CAPITAL = re.compile(r"[0-9]"), re.compile(r"[A-Z]")
 # What a key found only with its groups joined may be: detect-secrets' own formats that open with a
 # vendor's prefix (besides the key format table's prefixed rows, ``secret_plugins.prefixed``).
@@ -369,7 +379,8 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
         run = dashed.group(2)
         return dashed.group(1) + "_" if _HAS_DIGIT.search(run) and _HAS_CAPITAL.search(run) else dashed.group()
 
-    joined = _GROUPS.sub(join, _DASHED_PREFIX.sub(underscored, text))
+    dashed = regex_windows.sub(_DASHED_PREFIX, text, underscored, _DASHED_REACH, _DASHES, _DASHED_LEAD)
+    joined = regex_windows.sub(_GROUPS, dashed, join, _GROUPS_REACH, _GROUP_SEPARATORS, _GROUPS_LEAD)
     if joined == text:
         return []
     lines = joined.split("\n")  # (``text`` is NFC with single newlines as :func:`_found` gives it)
