@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -35,7 +36,8 @@ def _hold_the_gil(seconds: float) -> threading.Thread:
 def _watch(tmp_path: Path, read_header) -> http.DatabaseWatch:
     db = tmp_path / "m.db"
     db.write_bytes(b"")
-    store = SimpleNamespace(backend=SimpleNamespace(read_header=read_header))
+    tx = SimpleNamespace(settings=dict, api_keys=lambda key_hash=None: {})  # the reads every request makes
+    store = SimpleNamespace(backend=SimpleNamespace(read_header=read_header, read=lambda tenant: nullcontext(tx)))
     runtime = SimpleNamespace(config=SimpleNamespace(db=str(db), db_label=str(db)), store=lambda: store)
     return http.DatabaseWatch(runtime)  # type: ignore[arg-type]
 
