@@ -282,17 +282,23 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
                 j -= 1
         if word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor"):
             continue
-        j = i + 1
-        while j < len(slots) and lowered[j] in DETERMINERS:
-            j += 1
-        start = j
-        while j < len(slots) and slots[j][0] != "word":
-            found.add(slots[j][1])
-            j += 1
+        start, j = _values_after(slots, lowered, i)
+        found.update(slots[k][1] for k in range(start, j))
         if moving and j == start < len(slots) and anchor[j] is not None and (
                 marks[j][1] or j + 1 == len(slots) or lowered[j + 1] in STOP):
             found.add(anchor[j])  # type: ignore[arg-type]
     return frozenset(found)
+
+
+def _values_after(slots: Slots, lowered: list[str], i: int) -> tuple[int, int]:
+    """``(start, end)``: the slots of values right after slot ``i``, determiners aside (``end`` is the next word's)."""
+    j = i + 1
+    while j < len(slots) and lowered[j] in DETERMINERS:
+        j += 1
+    start = j
+    while j < len(slots) and slots[j][0] != "word":
+        j += 1
+    return start, j
 
 
 _FROM = frozenset({"from", "off"})  # before what a change leaves: "migrated the repo off GitHub"
@@ -307,12 +313,7 @@ def _left(slots: Slots, lowered: list[str]) -> frozenset[str]:
     for i, word in enumerate(lowered):
         if word not in _FROM and word not in LEAVING:
             continue
-        j = i + 1
-        while j < len(slots) and lowered[j] in DETERMINERS:
-            j += 1
-        start = j
-        while j < len(slots) and slots[j][0] != "word":
-            j += 1
+        start, j = _values_after(slots, lowered, i)
         if word in _FROM or j == len(slots) or lowered[j] not in _FROM:  # "upgraded Python from 3.10": Python stays
             found.update(slots[k][1] for k in range(start, j))
     return frozenset(found)
