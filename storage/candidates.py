@@ -21,8 +21,8 @@ from .contradiction import brief
 from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
-    asked_meanings, asks_for_last_session, asks_for_password, asks_how, content_words, names_no_subject, query_chunks,
-    subject_words, topic_words, verb_forms,
+    asked_meanings, asking_leave_aside, asks_for_last_session, asks_for_password, asks_how, content_words,
+    names_no_subject, query_chunks, subject_words, topic_words, verb_forms,
 )
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
@@ -160,7 +160,7 @@ def gather(
     """Run the candidate searches in the read transaction ``tx``; ``timed``: the words of times
     ``words_query`` still names, never a name. More: docs/retrieval-tuning.md#candidates-gather."""
     kinds, kind_only = named
-    chunks = query_chunks(words_query)
+    chunks = query_chunks(asking_leave_aside(words_query))
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
     time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None and when.written else []
     asked = [name for name in names(words_query) if name.lower() not in timed]

@@ -19,12 +19,22 @@ MAX_QUERY_WORDS = 64
 # Function words: a chunk made only of them is dropped from keyword queries (under OR they
 # add matches, not evidence); "s", "t", "ll", ... are what "it's" and "don't" leave behind.
 STOP_WORDS = frozenset(
-    "a an and are as at be been being but by can could did do does doing for from had has have having he her"
-    " hers him his how i if in into is it its me my of on or our ours she so than that the their theirs them"
-    " since then there these they this those to too us was we were what when where which who whom whose why will"
-    " with would you your yours s t d ll m re ve don"
+    "a am an and are as at be been being but by can could did do does doing for from had has have having he her"
+    " hers him his how i if in into is it its me might must my of on or ought our ours shall she should so than"
+    " that the their theirs them since then there these they this those to too us was we were what when where"
+    " which who whom whose why will with would you your yours s t d ll m re ve don"
     .split()
 )
+# Words by which a question asks whether an act may be done, not what it is about (trial verify66 N4): "may"
+# before its doer ("may I", "when may we"), but for the month after a word leading to one ("in May we"), and a
+# permission before "to", but for a noun after a determiner ("is it ok to", "are we allowed to"; not "the fine
+# to pay"). "May" the person and "is X allowed?" stay words of the question.
+ASKING_LEAVE = re.compile(
+    r"(?:\b(\w+)\s+)?\b(?:(may)(?=\s+(?:i|we|you|they|he|she|one)\b)"
+    r"|(?:ok|okay|alright|all right|fine|safe|acceptable|possible|allowed|permitted)(?=\s+(?:for\s+\w+\s+)?to\s))",
+    re.IGNORECASE)
+_MONTH_LEADS = frozenset(
+    "in on since until till by of from during before after early mid late last this next every through".split())
 # FTS5's operators: plain words to the keyword side, and no names ("NEAR(Kafka", "NOT Redis").
 QUERY_OPERATORS = frozenset({"and", "or", "not", "near"})
 # An episode is indexed with the one before it in its scope within this gap (one conversation).
@@ -169,6 +179,18 @@ def query_chunks(query: str) -> list[list[str]]:
             unique.append(words[:left])
             left -= len(unique[-1])
     return unique
+
+
+def asking_leave_aside(query: str) -> str:
+    """``query`` without the words by which it asks whether an act may be done (:data:`ASKING_LEAVE`):
+    "may I deploy on a Friday?" asks what "can I deploy on a Friday?" does."""
+    def aside(found: re.Match[str]) -> str:
+        before = (found.group(1) or "").lower()
+        if before in (_MONTH_LEADS if found.group(2) else _DETERMINERS):
+            return found.group(0)
+        return (found.group(1) or "") + " "
+
+    return ASKING_LEAVE.sub(aside, query)
 
 
 def symbols_only(chunks: list[list[str]]) -> bool:
