@@ -193,6 +193,20 @@ def asking_leave_aside(query: str) -> str:
     return ASKING_LEAVE.sub(aside, query)
 
 
+def asked_type(query: str) -> str | None:
+    """The word (lower case) after "which", "what" or "whose" opening ``query`` (after prepositions at most:
+    "on which host") as the subject of the next word: the kind of thing asked for, which a memory answers with
+    one in its place, not naming it ("which service listens on port 2049?": "NFS listens on port 2049"; trial
+    verify66 N5). None for any other question, and where an auxiliary follows: "which editor does Priya
+    prefer?" asks of an editor a memory names."""
+    words = _WORD.findall(query.lower())
+    lead = next((i for i, w in enumerate(words) if w not in PREPOSITIONS), len(words))
+    if lead + 2 >= len(words) or words[lead] not in ("which", "what", "whose") \
+            or words[lead + 1] in STOP_WORDS or words[lead + 2] in STOP_WORDS:
+        return None
+    return words[lead + 1]
+
+
 def symbols_only(chunks: list[list[str]]) -> bool:
     """Whether the content words of ``chunks`` (:func:`content_words`) are all symbols ("😀", "is
     there a ✨?"): such a question has no meaning a model's vector carries (most symbols embed as
@@ -315,7 +329,7 @@ AUXILIARIES = frozenset("do does did will would can could should".split())
 _AUXILIARIES = AUXILIARIES | frozenset("has have had".split())
 PASSIVE = frozenset("was were is are got get gets been be being".split())
 # Words ending the clause of a doer and its verb ("what did legal approve on ...", "... by the CFO").
-_PREPOSITIONS = frozenset(
+PREPOSITIONS = frozenset(
     "in on at since during for from to with about by into onto under after before until of than as over"
     " without via through across against around between".split()
 )
@@ -365,7 +379,7 @@ def _content(word: str) -> bool:
 
 def _clause(words: list[str]) -> list[str]:
     """``words`` up to the first preposition (the clause of a doer and its verb)."""
-    end = next((i for i, w in enumerate(words) if w.lower() in _PREPOSITIONS), len(words))
+    end = next((i for i, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))
     return words[:end]
 
 
@@ -399,7 +413,7 @@ def asks_how(word: str) -> bool:
     or particle: not what a question is about."""
     lower = word.lower()
     return (lower in MANNER_WORDS or (lower.endswith("ly") and len(lower) > 4) or _no_act(lower)
-            or lower in _PREPOSITIONS or lower in _DETERMINERS or lower in _PRONOUNS or lower in _PARTICLES)
+            or lower in PREPOSITIONS or lower in _DETERMINERS or lower in _PRONOUNS or lower in _PARTICLES)
 
 
 def _as_act(verbs: list[str], doer: list[str], why: bool) -> Act:
