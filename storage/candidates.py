@@ -21,8 +21,8 @@ from .contradiction import brief
 from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
-    asked_meanings, asks_for_last_session, asks_for_password, asks_how, content_words, labels, names_no_subject,
-    query_chunks, subject_words, topic_words, verb_forms,
+    asked_meanings, asked_type, asking_leave_aside, asks_for_last_session, asks_for_password, asks_how, content_words,
+    labels, names_no_subject, query_chunks, subject_words, topic_words, verb_forms,
 )
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
@@ -160,7 +160,7 @@ def gather(
     """Run the candidate searches in the read transaction ``tx``; ``timed``: the words of times
     ``words_query`` still names, never a name. More: docs/retrieval-tuning.md#candidates-gather."""
     kinds, kind_only = named
-    chunks = query_chunks(words_query)
+    chunks = query_chunks(asking_leave_aside(words_query))
     # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
     time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None and when.written else []
     asked = [name for name in names(words_query) if name.lower() not in timed]
@@ -331,8 +331,11 @@ def gather(
     # "prefer to drink": a verb; "how fast": the measure asked for, which a memory states without naming it
     after = _INFINITIVE.findall(words_query) + _AFTER_HOW.findall(words_query) if heard else []
     # "from accounting" of "Does Bob from accounting prefer tea?" tells whom it asks of (``subjects.qualifying``)
+    # "service" of "which service listens on port 2049?": the kind asked for, which the answer names otherwise
+    typed = [word] if (word := asked_type(words_query)) else []
     unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)),
-                                             [*asked, *verbs, *after, *qualifying(words_query)], found) if heard else ()
+                                             [*asked, *verbs, *after, *typed, *qualifying(words_query)],
+                                             found) if heard else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
                       next(iter(listed), None), said, untimed, fits, worded, unheard, heads, off_topic)
@@ -354,11 +357,12 @@ def worded_near(tx: Reader, filters: Filters, text: str, vector: np.ndarray | in
 
 def unheard_words(words: list[str], names: list[str], found: Found) -> tuple[str, ...]:
     """The ``words`` (a question's subject, ``query.subject_words``) that are none of ``names`` (its
-    names, the verbs of its act, after "to" and after "how": "use" of "which port does Redis use?", "fast" of "how
-    fast") and that no memory of the tenant holds (each of its index terms in none: ``found``'s counts), those
-    that ask how rather than what (``query.asks_how``), those of a script other than Latin and the words for a
-    relative or pet written in several ways ("colleague" of a memory's "coworker": ``siblings.ONE_OF``), and
-    the words for an audience another word names too ("developers" of "engineers": ``subjects.SAME_AUDIENCE``) aside."""
+    names, the verbs of its act, after "to", after "how" and the kind it asks for: "use" of "which port does
+    Redis use?", "fast" of "how fast", "service" of "which service listens ...") and that no memory of the
+    tenant holds (each of its index terms in none: ``found``'s counts), those that ask how rather than what
+    (``query.asks_how``), those of a script other than Latin and the words for a relative or pet written in
+    several ways ("colleague" of a memory's "coworker": ``siblings.ONE_OF``), and the words for an audience
+    another word names too ("developers" of "engineers": ``subjects.SAME_AUDIENCE``) aside."""
     lowered = {name.lower() for name in names}
     return tuple(dict.fromkeys(
         w for w in words if w.lower() not in lowered and not asks_how(w) and _latin(w) and found.lexemes.get(w)

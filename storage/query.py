@@ -19,10 +19,10 @@ MAX_QUERY_WORDS = 64
 # Function words: a chunk made only of them is dropped from keyword queries (under OR they
 # add matches, not evidence); "s", "t", "ll", ... are what "it's" and "don't" leave behind.
 STOP_WORDS = frozenset(
-    "a an and are as at be been being but by can could did do does doing for from had has have having he her"
-    " hers him his how i if in into is it its me my of on or our ours she so than that the their theirs them"
-    " since then there these they this those to too us was we were what when where which who whom whose why will"
-    " with would you your yours s t d ll m re ve don"
+    "a am an and are as at be been being but by can could did do does doing for from had has have having he her"
+    " hers him his how i if in into is it its me might must my of on or ought our ours shall she should so than"
+    " that the their theirs them since then there these they this those to too us was we were what when where"
+    " which who whom whose why will with would you your yours s t d ll m re ve don"
     .split()
 )
 # A label naming which one of its kind a capitalised word before it is: one capital letter or a Roman numeral
@@ -47,6 +47,16 @@ def labels(written: list[str], at: int) -> bool:
         and (written[at] != "I" or head.lower() in _NUMBERED)
 
 
+# Words by which a question asks whether an act may be done, not what it is about (trial verify66 N4): "may"
+# before its doer ("may I", "when may we"), but for the month after a word leading to one ("in May we"), and a
+# permission before "to", but for a noun after a determiner ("is it ok to", "are we allowed to"; not "the fine
+# to pay"). "May" the person and "is X allowed?" stay words of the question.
+ASKING_LEAVE = re.compile(
+    r"(?:\b(\w+)\s+)?\b(?:(may)(?=\s+(?:i|we|you|they|he|she|one)\b)"
+    r"|(?:ok|okay|alright|all right|fine|safe|acceptable|possible|allowed|permitted)(?=\s+(?:for\s+\w+\s+)?to\s))",
+    re.IGNORECASE)
+_MONTH_LEADS = frozenset(
+    "in on since until till by of from during before after early mid late last this next every through".split())
 # FTS5's operators: plain words to the keyword side, and no names ("NEAR(Kafka", "NOT Redis").
 QUERY_OPERATORS = frozenset({"and", "or", "not", "near"})
 # An episode is indexed with the one before it in its scope within this gap (one conversation).
@@ -193,6 +203,32 @@ def query_chunks(query: str) -> list[list[str]]:
     return unique
 
 
+def asking_leave_aside(query: str) -> str:
+    """``query`` without the words by which it asks whether an act may be done (:data:`ASKING_LEAVE`):
+    "may I deploy on a Friday?" asks what "can I deploy on a Friday?" does."""
+    def aside(found: re.Match[str]) -> str:
+        before = (found.group(1) or "").lower()
+        if before in (_MONTH_LEADS if found.group(2) else _DETERMINERS):
+            return found.group(0)
+        return (found.group(1) or "") + " "
+
+    return ASKING_LEAVE.sub(aside, query)
+
+
+def asked_type(query: str) -> str | None:
+    """The word (lower case) after "which", "what" or "whose" opening ``query`` (after prepositions at most:
+    "on which host") as the subject of the next word: the kind of thing asked for, which a memory answers with
+    one in its place, not naming it ("which service listens on port 2049?": "NFS listens on port 2049"; trial
+    verify66 N5). None for any other question, and where an auxiliary follows: "which editor does Priya
+    prefer?" asks of an editor a memory names."""
+    words = _WORD.findall(query.lower())
+    lead = next((i for i, w in enumerate(words) if w not in PREPOSITIONS), len(words))
+    if lead + 2 >= len(words) or words[lead] not in ("which", "what", "whose") \
+            or words[lead + 1] in STOP_WORDS or words[lead + 2] in STOP_WORDS:
+        return None
+    return words[lead + 1]
+
+
 def symbols_only(chunks: list[list[str]]) -> bool:
     """Whether the content words of ``chunks`` (:func:`content_words`) are all symbols ("😀", "is
     there a ✨?"): such a question has no meaning a model's vector carries (most symbols embed as
@@ -315,7 +351,7 @@ AUXILIARIES = frozenset("do does did will would can could should".split())
 _AUXILIARIES = AUXILIARIES | frozenset("has have had".split())
 PASSIVE = frozenset("was were is are got get gets been be being".split())
 # Words ending the clause of a doer and its verb ("what did legal approve on ...", "... by the CFO").
-_PREPOSITIONS = frozenset(
+PREPOSITIONS = frozenset(
     "in on at since during for from to with about by into onto under after before until of than as over"
     " without via through across against around between".split()
 )
@@ -365,7 +401,7 @@ def _content(word: str) -> bool:
 
 def _clause(words: list[str]) -> list[str]:
     """``words`` up to the first preposition (the clause of a doer and its verb)."""
-    end = next((i for i, w in enumerate(words) if w.lower() in _PREPOSITIONS), len(words))
+    end = next((i for i, w in enumerate(words) if w.lower() in PREPOSITIONS), len(words))
     return words[:end]
 
 
@@ -399,7 +435,7 @@ def asks_how(word: str) -> bool:
     or particle: not what a question is about."""
     lower = word.lower()
     return (lower in MANNER_WORDS or (lower.endswith("ly") and len(lower) > 4) or _no_act(lower)
-            or lower in _PREPOSITIONS or lower in _DETERMINERS or lower in _PRONOUNS or lower in _PARTICLES)
+            or lower in PREPOSITIONS or lower in _DETERMINERS or lower in _PRONOUNS or lower in _PARTICLES)
 
 
 def _as_act(verbs: list[str], doer: list[str], why: bool) -> Act:

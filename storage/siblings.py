@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import islice
 
 from .contradiction_words import HEADS, REGIONS, region_us, stem
-from .query import AUXILIARIES, GENERIC_WORDS, STOP_WORDS, labels
+from .query import AUXILIARIES, GENERIC_WORDS, STOP_WORDS, asked_type, labels
 from .roles import asks_for_someone, other_role
 from .textindex import FOLDED_LETTERS
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
@@ -165,8 +165,9 @@ def sibling(question: str, content: str) -> tuple[str, str] | None:
             for name, around in longer:
                 if name.startswith(word) and len(name) > len(word) + 1 and near & around:
                     return word, name
-    return _modifier(asked, said, _speaker(content), have, wanted) or _someone_else(question, asked, said, have) \
-        or _name_as_word(asked, said) or _person_or_time(asked, said) or _another_role(asked, said)
+    return _modifier(asked, said, _speaker(content), have, wanted, asked_type(question)) \
+        or _someone_else(question, asked, said, have) or _name_as_word(asked, said) or _person_or_time(asked, said) \
+        or _another_role(asked, said)
 
 
 def _another_role(asked: Words, said: Words) -> tuple[str, str] | None:
@@ -218,11 +219,14 @@ def _uses(words: Words, word: str) -> set[str]:
 _DETERMINERS = frozenset("the a an my our your his her their its this that these those which what whose".split())
 
 
-def _modifier(asked: Words, said: Words, first: int, have: set[str], wanted: set[str]) -> tuple[str, str] | None:
+def _modifier(asked: Words, said: Words, first: int, have: set[str], wanted: set[str],
+              typed: str | None) -> tuple[str, str] | None:
     """``(question word, memory word)``: the first word of a noun phrase of two or more words (after
     one of ``_DETERMINERS``, or opening the memory) in each, the next word the same, the first
     words each only in its text ("the search outage" / "The checkout outage", "my brother's birthday" /
-    "My sister's birthday"), unless two spellings of one word ("favorite" / "favourite")."""
+    "My sister's birthday"), unless two spellings of one word ("favorite" / "favourite") or the question's
+    is ``typed``, the kind of thing it asks for, which the memory names ("which service listens" / "NFS
+    listens": ``query.asked_type``)."""
     if sum(_content(w) and stem(w) not in have for w, _, _ in asked) != 1:
         return None  # a near miss holds every other word of the question
     heads: dict[str, str] = {}
@@ -231,7 +235,8 @@ def _modifier(asked: Words, said: Words, first: int, have: set[str], wanted: set
             heads.setdefault(stem(said[_noun(said, at)][0]), word)
     for at, (word, _, _) in enumerate(asked[:-1]):
         other = heads.get(stem(asked[_noun(asked, at)][0]))
-        if other is not None and at and asked[at - 1][0] in _DETERMINERS and stem(word) not in have \
+        if other is not None and at and asked[at - 1][0] in _DETERMINERS and word != typed \
+                and stem(word) not in have \
                 and _phrase(asked, at) and not _spelled_alike(word, other):
             return word, other
     return None
