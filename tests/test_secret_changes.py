@@ -87,6 +87,9 @@ REFUSED = [
     ("server password rotated quince ➔ medlar", ["quince", "medlar"]),
     ("the nas password changed fennel ➡ sorrel", ["fennel", "sorrel"]),
     ("pw: mango → papaya", ["mango", "papaya"]),
+    ("das Passwort wurde geändert Apfel → Birne", ["Apfel", "Birne"]),
+    ("le mot de passe a été changé de papillon → libellule", ["papillon", "libellule"]),
+    ("la contraseña se cambió de mango → girasol", ["mango", "girasol"]),
     ("pw: basil → thyme", ["basil", "thyme"]),
     ("password: juniper ⟹ spruce", ["juniper", "spruce"]),
     ("pwd: acorn ↦ chestnut", ["acorn", "chestnut"]),
@@ -161,6 +164,8 @@ STORED = [
     "password: see the vault → Infra", "the password changed → notify the team", "password: policy → 12 characters",
     "the password policy changed from 8 → 12 characters", "password: changed from monthly --> quarterly",
     "the password rotation changed from monthly ➜ quarterly", "old password → new password", "pw -> see vault",
+    "status changed open → closed", "the password hint changed from blue → green", "password changed: see → vault",
+    "the version changed from 3.11 → 3.12",
     "le « mot de passe » est obligatoire", "Le champ « mot de passe » doit contenir 12 caractères",
     "the password changed from old: weak to new: strong", "the password was changed from old: default to new: random",
     # a clause between commas, then what is no password
