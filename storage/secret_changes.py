@@ -14,8 +14,8 @@ from typing import Any
 from .secret_tables import AFTER, languages_of, words
 
 # An arrow ending what stands before a value: ASCII between spaces ("password -> X", "password --> X", "=> X";
-# code writes "s->password->data" unspaced), typographic ("password → X", "➜", "↦") or "»" between spaces (a closing
-# quote otherwise).
+# code writes "s->password->data" unspaced), typographic ("password → X", "➜", "↦") or "»" after a space (a
+# closing quote otherwise).
 _TYPOGRAPHIC = "→⇒⟶⟹➜➔➝➞➡↦⇨⮕⟾"
 ARROW = f"-{{1,2}}>|={{1,2}}>|[{_TYPOGRAPHIC}]|[ \\t]»"
 _ARROW_BEFORE = re.compile(f"[ \\t](?:-{{1,2}}>|={{1,2}}>|»)[ \\t]+$|[{_TYPOGRAPHIC}][ \\t]*$")
@@ -50,11 +50,11 @@ def _from(lang: str) -> str:
 
 
 def _to(lang: str) -> str:
-    """``lang``'s ``change-to`` word, perhaps then its label ("to new:"), or, after "from X" or only X, an arrow ("changed
-    from X --> Y", "changed X ➜ Y")."""
+    """``lang``'s ``change-to`` word, perhaps then its label ("to new:"), or, after "from X" or only X, an arrow
+    ("changed from X --> Y", "changed X ➜ Y")."""
     return (f"(?:{_from(lang)}[ \\t]+(?:{words('change-to', lang)}){_label('change-new', lang)}"
-            f"|(?:[ \\t]+(?:{words('change-from', lang)}))?{_label('change-old', lang)}[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*"
-            f"(?:{ARROW}))")
+            f"|(?:[ \\t]+(?:{words('change-from', lang)}))?{_label('change-old', lang)}"
+            f"[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}))")
 
 
 @functools.cache
@@ -153,13 +153,13 @@ def _old() -> tuple[Any, Any]:
     "); and what stands right before "from" or X: a change's verb or auxiliary or a word for password, perhaps then
     ":" (not a part of one: "mot de passe en X" holds no "de X en")."""
     langs = _changing_languages()
-    olds = "".join(f"(?:[ \\t]+(?:{words('change-old', lang)})(?:[ \\t]*[:=]|[ \\t]+[-–—]))?"
-                   for lang in langs if words("change-old", lang))
+    olds = "".join(_label("change-old", lang) for lang in langs)
     froms = "|".join(f"(?:{words('change-from', lang)})" for lang in langs)
     tos = "|".join(f"(?:{words('change-to', lang)}){_label('change-new', lang)}" for lang in langs)
     leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
     named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
-    return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?{olds}[ \\t]+{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]+){_CLOSES}"
+    return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?{olds}"
+                       f"[ \\t]+{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]+){_CLOSES}"
                        f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*){_OPENS}$"),
             re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|(?:{named})[ \\t]*:?)$"))
 

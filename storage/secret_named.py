@@ -249,7 +249,8 @@ def said(role: str, language: str | None = None) -> str:
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?" f"{relative})?"
-            f"(?:(?:[ \\t]+(?:{verb}){colon}){adverb}(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
+            f"(?:(?:[ \\t]+(?:{verb}){colon}){adverb}"
+            f"(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|{ARROW}|[:=—–])[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"
             f"|{_QUALIFIER}[ \\t]*{_NEXT_LINE}))")
 
