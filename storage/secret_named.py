@@ -221,9 +221,10 @@ def said(role: str, language: str | None = None) -> str:
         whose = "|".join(dict.fromkeys(filter(None, (words("whose", lang) for lang in _languages()))))
     # a change's verb and its word for the new value ("was changed from X to", "a été changé en": ``secret_changes``)
     changes = bridges(None if loan else tuple(langs))
-    verb = f"{changes}|{verb}" if changes else verb  # (first: "was changed to X", not "was" and X)
-    # after ":", a change ("password: changed from X --> Y") or a value and an arrow ("pw: X → Y")
-    colon = f"|[ \\t]*:[ \\t]*(?:{changes}|{old_arrow()})" if changes else f"|[ \\t]*:[ \\t]*(?:{old_arrow()})"
+    # (first: "was changed to X", not "was" and X), perhaps after ":" ("password: changed from X --> Y"); after ":", a
+    # value and an arrow ("pw: X → Y")
+    verb = ((f"(?:[ \\t]*:[ \\t]*|[ \\t]+)(?:{changes})|" if changes else "")
+            + f"[ \\t]+(?:{verb})|[ \\t]*:[ \\t]*{old_arrow()}")
     # a clause between commas before the verb ("the password, which I changed yesterday, is X"; ``relative`` rows)
     relative = "|".join(filter(None, (words("relative", lang) for lang in langs)))
     relative = f"|[ \\t]*,[ \\t]*(?:{relative})[ \\t]+[^,:=\\n]{{1,48}}?," if relative else ""
@@ -249,7 +250,7 @@ def said(role: str, language: str | None = None) -> str:
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
             r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?" f"{relative})?"
-            f"(?:(?:[ \\t]+(?:{verb}){colon}){adverb}"
+            f"(?:(?:{verb}){adverb}"
             f"(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|{ARROW}|[:=—–])[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"
             f"|{_QUALIFIER}[ \\t]*{_NEXT_LINE}))")
