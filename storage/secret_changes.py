@@ -14,9 +14,11 @@ from typing import Any
 from .secret_tables import AFTER, languages_of, words
 
 # An arrow ending what stands before a value: ASCII between spaces ("password -> X", "password --> X", "=> X";
-# code writes "s->password->data" unspaced) or typographic ("password → X").
-ARROW = r"-{1,2}>|={1,2}>|[→⇒⟶⟹➜➔➝➞]"
-_ARROW_BEFORE = re.compile(r"[ \t](?:-{1,2}>|={1,2}>)[ \t]+$|[→⇒⟶⟹➜➔➝➞][ \t]*$")
+# code writes "s->password->data" unspaced), typographic ("password → X", "➜", "↦") or "»" after a space (a
+# closing quote otherwise).
+_TYPOGRAPHIC = "→⇒⟶⟹➜➔➝➞➡↦⇨⮕⟾"
+ARROW = f"-{{1,2}}>|={{1,2}}>|[{_TYPOGRAPHIC}]|[ \\t]»"
+_ARROW_BEFORE = re.compile(f"[ \\t](?:-{{1,2}}>|={{1,2}}>|»)[ \\t]+$|[{_TYPOGRAPHIC}][ \\t]*$")
 _ARROWS = re.compile(ARROW)
 _CALLED = re.compile(r"[(\[]|\.\w")  # right after the value, a call or a member: code ("password => check(password)")
 # Code around an ASCII arrow: a member's name before it ("Mode.PASSWORD -> LoginScreen", "Auth::PASSWORD =>"), a
@@ -25,8 +27,9 @@ _MEMBER_ARROW = re.compile(r"(?:\.|::)[A-Za-z_]\w*[ \t]+(?:-{1,2}>|={1,2}>)[ \t]
 _INNER_CAPITAL = re.compile(r"[A-Za-z][a-z0-9]*[A-Z]\w*")
 _OPENS, _CLOSES = "[\"'`“‘«„]?", "[\"'`”’»]?"  # a quote around a value, perhaps
 _WORDS = r"(?:[ \t]+[^\s,;:.!?()\[\]{}]+?){0,6}?"  # up to six words (between a determiner and the word for password)
-# The old value between "from" and "to": one to three words.
+# The old value between "from" and "to": one to three words; before an arrow, one word.
 _OLD = r"[^\s]+(?:[ \t]+[^\s]+)?(?:[ \t]+[^\s]+)?"
+_OLD_WORD = r"[^\s]+"
 
 
 def _changing_languages() -> list[str]:
@@ -34,18 +37,39 @@ def _changing_languages() -> list[str]:
     return languages_of("change-to")
 
 
+def _label(role: str, lang: str) -> str:
+    """A ``change-old`` or ``change-new`` label of ``lang`` and its ":", "=" or dash ("old: ", "new - "), as an optional
+    part of a regex ending in a space or its mark."""
+    label = words(role, lang)
+    return f"(?:[ \\t]+(?:{label})(?:[ \\t]*[:=]|[ \\t]+[-–—]))?" if label else ""
+
+
 def _from(lang: str) -> str:
     """"from X" of ``lang`` before its ``change-to`` word, as an optional part of a regex."""
-    return f"(?:[ \\t]+(?:{words('change-from', lang)})[ \\t]+{_OLD})?"
+    return f"(?:[ \\t]+(?:{words('change-from', lang)}){_label('change-old', lang)}[ \\t]+{_OLD})?"
+
+
+def _to(lang: str) -> str:
+    """``lang``'s ``change-to`` word, perhaps then its label ("to new:"), or, after "from X" or only X, an arrow
+    ("changed from X --> Y", "changed X ➜ Y")."""
+    return (f"(?:{_from(lang)}[ \\t]+(?:{words('change-to', lang)}){_label('change-new', lang)}"
+            f"|(?:[ \\t]+(?:{words('change-from', lang)}))?{_label('change-old', lang)}"
+            f"[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}))")
 
 
 @functools.cache
 def bridges(langs: tuple[str, ...] | None = None) -> str:
     """What stands between a word for password and a new value in ``langs`` (every language with ``change`` rows
-    when None), as one alternation: a change's verb, perhaps "from X", its ``change-to`` word ("was changed to",
-    "got bumped from X to", "a été changé en", "wurde geändert auf")."""
-    return "|".join(f"(?:{words('change', lang)}){_from(lang)}[ \\t]+(?:{words('change-to', lang)})"
+    when None), as one alternation: a change's verb, perhaps "from X", its ``change-to`` word or an arrow ("was
+    changed to", "got bumped from X to", "updated from old: X to new:", "changed X ➜", "a été changé en", "wurde
+    geändert auf")."""
+    return "|".join(f"(?:{words('change', lang)}){_to(lang)}"
                     for lang in _changing_languages() if words("change", lang) and (langs is None or lang in langs))
+
+
+def old_arrow() -> str:
+    """A value and an arrow after a word for password and ":" ("pw: X → Y"): X the old value, as a regex."""
+    return f"{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW})"
 
 
 @functools.cache
@@ -119,32 +143,37 @@ def changed(text: str, before: str, at: int, value: str) -> int | None:
 @functools.cache
 def _to_end() -> Any:
     """A word for the new value ending a text (what every change but an arrow ends with): checked first, as cheap."""
-    tos = "|".join(f"(?:{words('change-to', lang)})" for lang in _changing_languages())
+    tos = "|".join(f"(?:{words('change-to', lang)}){_label('change-new', lang)}" for lang in _changing_languages())
     return re.compile(f"(?i)[ \\t](?:{tos})[ \\t]+{_OPENS}$")
 
 
 @functools.cache
 def _old() -> tuple[Any, Any]:
-    """"from X to " ending a text, X one word (perhaps quoted); and what stands right before "from": a change's verb
-    or auxiliary or a word for password (not a part of one: "mot de passe en X" holds no "de X en")."""
+    """"from X to " or "X → " ending a text, X one word (perhaps quoted, perhaps after a label: "from old: X to new:
+    "); and what stands right before "from" or X: a change's verb or auxiliary or a word for password, perhaps then
+    ":" (not a part of one: "mot de passe en X" holds no "de X en")."""
     langs = _changing_languages()
+    olds = "".join(_label("change-old", lang) for lang in langs)
     froms = "|".join(f"(?:{words('change-from', lang)})" for lang in langs)
-    tos = "|".join(f"(?:{words('change-to', lang)})" for lang in langs)
+    tos = "|".join(f"(?:{words('change-to', lang)}){_label('change-new', lang)}" for lang in langs)
     leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
     named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
-    return (re.compile(f"(?i)[ \\t]+(?:{froms})[ \\t]+{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]+){_CLOSES}"
-                       f"[ \\t]+(?:{tos})[ \\t]+{_OPENS}$"),
-            re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|{named})$"))
+    return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?{olds}"
+                       f"[ \\t]+{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]+){_CLOSES}"
+                       f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*){_OPENS}$"),
+            re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|(?:{named})[ \\t]*:?)$"))
 
 
 def old_value(text: str, start: int, at: int) -> str | None:
     """The old value X when the text from ``start`` to ``at`` (a value's place) ends with a change's "from X to" ("was
-    changed from X to Y", "wurde von X auf Y geändert"), else None. Reads at most 256 characters before ``at``."""
+    changed from X to Y", "wurde von X auf Y geändert") or "X → " after a change's verb or a word for password ("pw:
+    X → Y"), else None. Reads at most 256 characters before ``at``."""
     before = text[max(start, at - 256):at]
     tail, lead = _old()
     old = tail.search(before)
     if old is None or not lead.search(before, max(0, old.start() - 64), old.start()):
         return None
-    if not (_bridged().search(before) or any(form.search(before) for form, _ in _before_word())):
-        return None
+    if old.group("arrow") is None and (old.group("from") is None or not (
+            _bridged().search(before) or any(form.search(before) for form, _ in _before_word()))):
+        return None  # with no arrow, only "from X to" after a change's verb
     return str(old.group("old"))

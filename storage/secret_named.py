@@ -33,7 +33,7 @@ from .secret_lists import (
     table_source,
 )
 from .secret_phrases import passphrase
-from .secret_changes import ARROW, bridges, change_sources, old_value
+from .secret_changes import ARROW, bridges, change_sources, old_arrow, old_value
 from .secret_plain import CLAUSE_WORDS, plain_changed, plain_phrase, plain_word
 from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
@@ -221,7 +221,13 @@ def said(role: str, language: str | None = None) -> str:
         whose = "|".join(dict.fromkeys(filter(None, (words("whose", lang) for lang in _languages()))))
     # a change's verb and its word for the new value ("was changed from X to", "a été changé en": ``secret_changes``)
     changes = bridges(None if loan else tuple(langs))
-    verb = f"{changes}|{verb}" if changes else verb  # (first: "was changed to X", not "was" and X)
+    # (first: "was changed to X", not "was" and X), perhaps after ":" ("password: changed from X --> Y"); after ":", a
+    # value and an arrow ("pw: X → Y")
+    verb = ((f"(?:[ \\t]*:[ \\t]*|[ \\t]+)(?:{changes})|" if changes else "")
+            + f"[ \\t]+(?:{verb})|[ \\t]*:[ \\t]*{old_arrow()}")
+    # a clause between commas before the verb ("the password, which I changed yesterday, is X"; ``relative`` rows)
+    relative = "|".join(filter(None, (words("relative", lang) for lang in langs)))
+    relative = f"|[ \\t]*,[ \\t]*(?:{relative})[ \\t]+[^,:=\\n]{{1,48}}?," if relative else ""
     # an adverb between the verb and the value ("is currently X", "is actually X"; the ``adverb`` rows)
     adverb = "|".join(filter(None, (words("adverb", lang) for lang in langs)))
     adverb = f"(?:[ \\t]+(?:{adverb}))?" if adverb else ""
@@ -243,8 +249,9 @@ def said(role: str, language: str | None = None) -> str:
                     + f"(?:{words('verb', lang)})[ \\t]+"
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
     return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
-            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?)?"
-            f"(?:[ \\t]+(?:{verb}){adverb}(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
+            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?" f"{relative})?"
+            f"(?:(?:{verb}){adverb}"
+            f"(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|{ARROW}|[:=—–])[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"
             f"|{_QUALIFIER}[ \\t]*{_NEXT_LINE}))")
 
@@ -333,6 +340,13 @@ class NamedCredentialDetector(Detector):
             if cut == value or is_value(cut):  # what the next parameter held made it a value: it is none
                 yield kind, cut
 
+    @staticmethod
+    def _old(match: Any) -> Iterator[tuple[str | None, str]]:
+        """The old value of a change whose new value ``match`` found ("changed from X to Y"), when it is one."""
+        old = old_value(match.string, match.start(), match.start(match.lastindex))
+        if old is not None and (is_value(old) or plain_changed(old)):
+            yield None, old
+
     def _values(self, match: Any) -> Iterator[tuple[str | None, str]]:
         value = match.group(match.lastindex)  # no group holds another: the last is the one that matched
         names = self._names.get(match.re.pattern)
@@ -343,6 +357,8 @@ class NamedCredentialDetector(Detector):
             yield from code_values(name, value, match)
             return
         if name.startswith("whole"):
+            if name == "whole":  # "changed from 'X' to 'Y'": X is a password too (``secret_changes.old_value``)
+                yield from self._old(match)
             # a pair's second: its password; a lock's code before its words, or after "opens with": a PIN
             yield {"whole_auth": "password", "whole_first": "PIN", "whole_opens": "PIN"}.get(name), value
             return
@@ -376,9 +392,7 @@ class NamedCredentialDetector(Detector):
                 yield "password", value
             return
         if name.startswith("said"):  # "changed from X to Y": X is a password too (``secret_changes.old_value``)
-            old = old_value(match.string, match.start(), at)
-            if old is not None and (is_value(old) or plain_changed(old)):
-                yield None, old
+            yield from self._old(match)
         if named_value_kept(name, value, match.string, match.start(), at):
             before = match.string[match.start():at]  # its word on the line above: named from there
             paired = name.startswith(("cmd", "auth", "login", "typo", "spaced_login", "spaced_use", "wifi", "glued", "asked",
