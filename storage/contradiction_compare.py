@@ -339,8 +339,8 @@ def part_left(old: _Read, new: _Read) -> bool:
 
 def _owner(read: _Read, at: int) -> str | None:
     """The key of the word or name the number at ``at`` of ``read.sequence`` stands after in its clause, past other
-    numbers and the word "version": what it is the number of ("node" of "Node 18" and of "Bumped Node from 18 to 20",
-    "terraform" of "terraform required_version = 1.5.7"); None when none is."""
+    numbers, signs ("=") and the word "version": what it is the number of ("node" of "Node 18" and of "Bumped Node
+    from 18 to 20", "terraform" of "terraform required_version = 1.5.7"); None when none is."""
     for t in reversed(read.sequence[:at]):
         if t.clause != read.sequence[at].clause:
             return None
