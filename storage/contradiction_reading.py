@@ -24,8 +24,9 @@ CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("th
                   ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"), ("went", "from"),
                   ("goes", "from"))
 # Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "We handed
-# the role from Jonas to Priya", "Ana started eating fish again"): a particle within ``_PARTICLE_GAP`` words after the
-# verb, in one short statement (``brief``; a chat turn's "started ... again" tells a story: bench/contradiction_alarms.py).
+# the role from Jonas to Priya", "Ana started eating fish again"): a particle within ``_PARTICLE_GAP`` words after
+# the verb, in one short statement (``brief``; a chat turn's "started ... again" tells a story:
+# bench/contradiction_alarms.py).
 SPLIT_PHRASES = {"handed": ("over", "to"), "took": ("over",), "taken": ("over",), "takes": ("over",),
                  "started": ("again",), "starts": ("again",), "began": ("again",)}
 _PARTICLE_GAP = 8

@@ -126,7 +126,8 @@ FILLER = [
 def _remember_in_order(store: Store, contents: tuple[str, ...]) -> list:  # type: ignore[type-arg]
     outcomes = []
     for month, content in enumerate(contents, start=10):
-        outcomes.append(store.remember(tenant="t", scope="p", content=content, observed_at=f"2026-{month}-01T09:00:00Z"))
+        outcomes.append(store.remember(tenant="t", scope="p", content=content,
+                                       observed_at=f"2026-{month}-01T09:00:00Z"))
         if month == 10:
             for other in FILLER:
                 store.remember(tenant="t", scope="p", content=other, observed_at="2026-10-02T09:00:00Z")
