@@ -22,7 +22,7 @@ from . import dating
 from .config_blocks import configure_other_things
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _differences, _ends_held,
                                     _moves_on, _numbered_apart, _parallel, _refilled, _reversed, _shares_subject,
-                                    _swapped, numbered_apart, part_left)
+                                    _swapped, leaves_held, numbered_apart, part_left)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
 from .contradiction_words import (ALIGNED, LEAVING, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE,
@@ -87,7 +87,9 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     changes = [w for w in new.changes if w != "instead"] if new.contrasted and new.contrasted <= old.negated \
         else new.changes
     changes = [w for w in changes if w not in _ENDED] if new.ended else changes
-    changes = [w for w in changes if w not in LEAVING or not (new.left | new.targets).isdisjoint(values_of(old))]
+    changes = [w for w in changes if w not in LEAVING or leaves_held(old, new)]
+    # a hand-over of something the older does not name changes none of its holders ("handed the report to Priya")
+    changes = [w for w in changes if not w.startswith("handed") or not new.handed.isdisjoint(old.words)]
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a

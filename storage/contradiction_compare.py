@@ -11,9 +11,9 @@ from functools import lru_cache
 
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
-from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, PRONOUNS, REPLACING, SHORT, STOP,
-                                  VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS,
-                                  stem)
+from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, MEASURES, PRONOUNS, REPLACING,
+                                  SHORT, STOP, VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN,
+                                  _WHEN_KINDS, stem)
 from .query import LABEL
 
 
@@ -100,8 +100,11 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             came = [c for c in came if not any(_spelt_further(same, g, old, c, new) for g in olds)]
         if not gone or not came:
             continue
-        came = [c for c in came if not all(_elsewhere(old, g, new, c) for g in gone)]
-        gone = [g for g in gone if not all(_elsewhere(new, c, old, g) for c in came)]
+        counts = kind == "number"  # "4 nodes" / "3 GPUs": two slots
+        came = [c for c in came if not all(_elsewhere(old, g, new, c) or counts and _counts_apart(old, g, new, c)
+                                           for g in gone)]
+        gone = [g for g in gone if not all(_elsewhere(new, c, old, g) or counts and _counts_apart(old, g, new, c)
+                                           for c in came)]
         if not gone or not came:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
@@ -114,6 +117,23 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
                       and not _beside_apart(olds[gone[0]], new, news[came[0]], old)):
             return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
     return None
+
+
+def _units(read: _Read, value: str | None = None) -> set[str]:
+    """The measures (``MEASURES``) of the words or names right after ``value`` (any number when None) in its clauses
+    of ``read``: its units ("nod" of "4 nodes", "time" of "30 seconds")."""
+    sequence = read.sequence
+    return {MEASURES.get(sequence[at + 1].key, sequence[at + 1].key) for at in range(len(sequence) - 1)
+            if (sequence[at].key == value or value is None and sequence[at].kind == "number")
+            and sequence[at + 1].kind in ("word", "name") and sequence[at + 1].clause == sequence[at].clause}
+
+
+def _counts_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
+    """Whether the numbers ``was`` of ``old`` and ``now`` of ``new`` count different things: each has a unit
+    (:func:`_units`) that no number of the other text has: "4 nodes" / "3 GPUs" of one cluster are two slots; "30
+    seconds" / "2 minutes" one, "4 nodes and 2 GPUs" / "2 nodes and 8 GPUs" a change."""
+    mine, theirs = _units(old, was), _units(new, now)
+    return bool(mine) and bool(theirs) and mine.isdisjoint(_units(new)) and theirs.isdisjoint(_units(old))
 
 
 def _beside_apart(was: set[str], new: _Read, now: set[str], old: _Read) -> bool:
@@ -273,8 +293,10 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     (not "The API rate limit is now 250" beside "The SLO for the public API", trial of stop 47), or the whole subject
     of a clause of the older among the newer's ("the billing service", not "billing" alone: "Now Bob is on the billing
     team" changes no owner of the billing service), or either has none (a pronoun leads: "We moved builds to
-    Buildkite"). A value standing elsewhere than a subject does not count ("... through the API" is no memory about
-    the API)."""
+    Buildkite"), or it changes a number of a thing whose number the older holds (:func:`versioned`: "Upgraded Python
+    from 3.11 to 3.12" / "The service runs on Python 3.11"), or hands over what the older names ("Lena handed incident
+    command to Raj" / "The incident commander is Lena"). A value standing elsewhere than a subject does not count
+    otherwise ("... through the API" is no memory about the API)."""
     told = _by_clause(t for t in new.sequence
                       if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses)
     was = _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES)
@@ -285,7 +307,8 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
         return True
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
     return any(2 * len(subject & had) > len(subject) for subject in told.values()) or \
-        any(_in_order(subject, new.sequence, head) for subject in was.values()) or _replaces(old, new)
+        any(_in_order(subject, new.sequence, head) for subject in was.values()) or _replaces(old, new) \
+        or versioned(old, new) or not new.handed.isdisjoint(had)
 
 
 def _replaces(old: _Read, new: _Read) -> bool:
@@ -312,6 +335,47 @@ def part_left(old: _Read, new: _Read) -> bool:
     said = {t.key for t in new.sequence if t.clause in new.change_clauses}
     return not new.left.isdisjoint(parts) and new.left.isdisjoint(values_of(old) - parts) \
         and said.isdisjoint(t.key for t in old.sequence if t.subject and t.key not in parts)
+
+
+def _owner(read: _Read, at: int) -> str | None:
+    """The key of the word or name the number at ``at`` of ``read.sequence`` stands after in its clause, past other
+    numbers, signs ("=") and the word "version": what it is the number of ("node" of "Node 18" and of "Bumped Node
+    from 18 to 20", "terraform" of "terraform required_version = 1.5.7"); None when none is."""
+    for t in reversed(read.sequence[:at]):
+        if t.clause != read.sequence[at].clause:
+            return None
+        if t.kind != "number" and t.key != "version" and not t.key.endswith("_version") and any(
+                c.isalpha() for c in t.key):
+            return t.key
+    return None
+
+
+def _owned(read: _Read) -> dict[str, set[str | None]]:
+    """The numbers of ``read`` and what each is the number of (``_owner``)."""
+    found: dict[str, set[str | None]] = {}
+    for at, t in enumerate(read.sequence):
+        if t.kind == "number":
+            found.setdefault(t.key, set()).add(_owner(read, at))
+    return found
+
+
+def versioned(old: _Read, new: _Read) -> bool:
+    """Whether the change ``new`` says leaves or goes to a number of a thing ``old`` names in a clause holding a
+    number: a version, a count of that thing ("Terraform bumped to 1.7.0" / "pinned terraform to 1.6.2", "Kafka
+    brokers bumped from 3.5 to 3.7" / "Our Kafka brokers run 3.5"; not "Kibana was upgraded from 7 to 8" / "We run
+    Elasticsearch 7")."""
+    owned = _owned(new)
+    owners = {o for n in new.left | new.targets for o in owned.get(n, ())}
+    numbered = {t.clause for t in old.sequence if t.kind == "number"}
+    return any(t.key in owners and t.clause in numbered for t in old.sequence)
+
+
+def leaves_held(old: _Read, new: _Read) -> bool:
+    """Whether the change ``new`` says leaves or goes to a value ``old`` holds (a number only when of no thing in
+    ``new``, else of a thing: :func:`versioned`): "We upgraded PostgreSQL 14 to PostgreSQL 16" after "We run
+    PostgreSQL 14", not "We upgraded the laptops to macOS 14" after "We run Node 18"."""
+    owned = {n for n, owners in _owned(new).items() if owners != {None}}
+    return not (new.left | new.targets).isdisjoint(values_of(old) - owned) or versioned(old, new)
 
 
 def numbered_apart(old: _Read, new: _Read) -> bool:

@@ -11,7 +11,7 @@ from typing import NamedTuple
 from .contradiction_ending import _ending, _lower_name, _name_slot
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
-from .contradiction_words import (ADDITION_WORDS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
+from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
                                   INTERJECTIONS, LEAVING, LOWER_NAMES, NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING,
                                   SHORT, STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
                                   region_us, stem)
@@ -21,13 +21,15 @@ _SWITCHED = frozenset("is are was were turned switched set stays remains now sti
 _CONTRAST_NOT = frozenset({"not", "never"})  # after a comma and what it contrasts: "Use pnpm, not npm"
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
                   ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
-                  ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"))
-# Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "Ana
-# started eating fish again"): the particle within ``_PARTICLE_GAP`` words after the verb, in one short
-# statement (``brief``; a chat turn's "started ... again" tells a story: bench/contradiction_alarms.py).
-SPLIT_PHRASES = {"handed": "over", "took": "over", "taken": "over", "takes": "over", "started": "again",
-                 "starts": "again", "began": "again"}
-_PARTICLE_GAP = 5
+                  ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"), ("went", "from"),
+                  ("goes", "from"))
+# Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "We handed
+# the role from Jonas to Priya", "Ana started eating fish again"): a particle within ``_PARTICLE_GAP`` words after
+# the verb, in one short statement (``brief``; a chat turn's "started ... again" tells a story:
+# bench/contradiction_alarms.py).
+SPLIT_PHRASES = {"handed": ("over", "to"), "took": ("over",), "taken": ("over",), "takes": ("over",),
+                 "started": ("again",), "starts": ("again",), "began": ("again",)}
+_PARTICLE_GAP = 8
 # Phrases dating a change when they open the text ("As of this week the lead is Priya"); later in it they
 # date a state ("three refills left as of March").
 OPENING_CHANGE_PHRASES = (("as", "of"), ("starting", "from"), ("effective",))
@@ -88,6 +90,8 @@ class _Read:
     spoken: frozenset[str] = frozenset()  # the words of its denials and ends, and the names replacing what ended
     left: frozenset[str] = frozenset()  # values a change leaves: "ansible" of "moved from Ansible to Salt" (``_left``)
     runs: tuple[tuple[str, ...], ...] = ()  # names written side by side, one name: ("github", "actions") (``_runs``)
+    handed: frozenset[str] = frozenset()  # what a hand-over hands, its words: "platform", "team" of "handed the
+    # platform team over to Jonas" (a hand-over changes its holder only: ``contradiction.judge``)
 
 
 def _read(text: str, known: frozenset[str] = frozenset(), lower: frozenset[str] = frozenset()) -> _Read:
@@ -183,7 +187,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     for i, (k, t, _) in enumerate(slots):
         if k != "word":
             beside = values.setdefault(k, {}).setdefault(t, set())
-            beside.update(a for a in (before[i], after[i]) if a and a not in INTERJECTIONS)
+            if not (k == "number" and i and slots[i - 1][1] == "number"):  # "memory number 3" says which, in no slot
+                beside.update(a for a in (before[i], after[i]) if a and a not in INTERJECTIONS)
     words = frozenset(a for a in anchor if a is not None) | frozenset(t for k, t, _ in slots if k != "word")
     lowered = [t for _, t, _ in slots]
     negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
@@ -192,6 +197,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     chosen: set[str] = set()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm"
     ended, spoken, denials, reached = _ending(slots, lowered, anchor, marks)
     phrases: set[int] = set()
+    handed: set[str] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
             found = [p for p in CHANGE_PHRASES + (OPENING_CHANGE_PHRASES if i == 0 else ())
@@ -199,11 +205,21 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             changes += [" ".join(p) for p in found]
             phrases.update(range(i, i + max((len(p) for p in found), default=0)))
             particle = next((j for j in range(i + 2, min(len(slots), i + _PARTICLE_GAP + 1))
-                             if lowered[j] == SPLIT_PHRASES.get(word)), None) \
+                             if lowered[j] in SPLIT_PHRASES.get(word, ())), None) \
                 if not found and len(tokens) <= 2 * SHORT else None
             if particle is not None and not any(marks[j][1] for j in range(i, particle)):
                 changes.append(f"{word} … {lowered[particle]}")
                 phrases.update((i, particle))
+        if word == "handed":  # what changes hands: its words up to "to" or "over" ("handed over the team to"), or
+            # in the passive its clause's before it ("The pager was handed from Ana to Ben")
+            first = j = i + 1 + (lowered[i + 1:i + 2] == ["over"])
+            while j < len(slots) and lowered[j] not in ("to", "over") and not marks[j - 1][1]:
+                j += 1
+            start = i
+            while start and lowered[i - 1] in PASSIVE and not marks[start - 1][1]:
+                start -= 1
+            handed.update(anchor[k] for k in (*range(start, i), *range(first, j))
+                          if slots[k][0] == "word" and anchor[k] is not None)
         # "over" after "prefers": "prefers tabs over spaces" denies spaces as "rather than" does
         contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word] or \
             word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i]) or \
@@ -251,7 +267,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                  frozenset(adding), frozenset(contrasted), tuple(denials),
                  _targets(slots, lowered, anchor, marks) if changes else frozenset(), frozenset(chosen),
                  frozenset(reached), frozenset(ended), frozenset(spoken),
-                 (_left(slots, lowered) if changes else frozenset()) | frozenset(ended), _runs(slots, marks))
+                 (_left(slots, lowered) if changes else frozenset()) | frozenset(ended), _runs(slots, marks),
+                 frozenset(handed))
 
 
 def _runs(slots: Slots, marks: Marks) -> tuple[tuple[str, ...], ...]:
@@ -306,12 +323,17 @@ _FROM = frozenset({"from", "off"})  # before what a change leaves: "migrated the
 
 def _left(slots: Slots, lowered: list[str]) -> frozenset[str]:
     """The values a change leaves, in a text holding change words: right after "from", "off" or the object of a verb of
-    ``LEAVING`` (determiners aside): "ansible" of "We moved from Ansible to Salt", "postgresql", "14" of "We
-    upgraded PostgreSQL 14 to PostgreSQL 16" (what goes on is in ``_targets`` too), not "python" of "We upgraded
-    Python from 3.10 to 3.12"."""
+    ``LEAVING`` (determiners aside), or right before an arrow: "ansible" of "We moved from Ansible to Salt",
+    "postgresql", "14" of "We upgraded PostgreSQL 14 to PostgreSQL 16" (what goes on is in ``_targets`` too), "0.110"
+    of "Hugo 0.110 -> 0.125", not "python" of "We upgraded Python from 3.10 to 3.12"."""
     found: set[str] = set()
     for i, word in enumerate(lowered):
-        if word not in _FROM and word not in LEAVING:
+        if word in ARROWS:  # "Hugo 0.110 -> 0.125": the values right before it
+            j = i
+            while j and slots[j - 1][0] != "word":
+                j -= 1
+            found.update(slots[k][1] for k in range(j, i))
+        if word not in _FROM and word not in LEAVING or word in ARROWS:
             continue
         start, j = _values_after(slots, lowered, i)
         if word in _FROM or j == len(slots) or lowered[j] not in _FROM:  # "upgraded Python from 3.10": Python stays

@@ -29,12 +29,16 @@ _SAME_STATE = {"off": "disabled", "on": "enabled", "unfrozen": "lifted", "thawed
 _STATE_GROUP = {word: i for i, group in enumerate(STATES) for word in group}
 _STATE_GROUP |= {word: _STATE_GROUP[same] for word, same in _SAME_STATE.items()}
 NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})
+# An arrow between two values is a change from the one before it to the one after ("Hugo 0.110 -> 0.125").
+ARROWS = frozenset({"->", "-->", "=>", "→", "⇒", "⟶", "➜", "➔"})
+# Change verbs whose object is what the change leaves ("We upgraded PostgreSQL 14 to PostgreSQL 16", "Bumped Node
+# from 18 to 20", "pinned terraform to 1.6.2"), arrows, and "went from": change words only beside a value of the
+# older's they leave or go to, or a number of the thing whose number the older holds (``contradiction_compare.
+# leaves_held``; not a cluster's node count, not Kibana's version beside Elasticsearch's).
+LEAVING = frozenset({"upgraded", "downgraded", "bumped", "pinned", "went from", "goes from"}) | ARROWS
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
-                          "swapped", "reassigned", "upgraded", "downgraded"})
-# Change verbs whose object is what the change leaves ("We upgraded PostgreSQL 14 to PostgreSQL 16"), change
-# words only beside a value of the older's they leave or go to (``contradiction.judge``; not a cluster's node count).
-LEAVING = frozenset({"upgraded", "downgraded"})
+                          "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned"}) | ARROWS
 # Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
 # Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them).
 REPLACING = frozenset({"replaced", "swapped"})
@@ -76,6 +80,10 @@ NAME_VERBS = OWNING | REPLACING | {"is", "was", "has", "took"}  # "took": "Bruno
 # Words between a name and its verb: "Bob now owns", "Alice also leads" (not "replaced": "Jenkins replaced X").
 _BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currently"}
 _POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
+# Units of one measure, as stemmed: a count in one of them for a count in another is one slot ("30 seconds" / "2
+# minutes"); other units apart are two ("4 nodes" / "3 GPUs": ``contradiction_compare._counts_apart``).
+MEASURES = {unit: "time" for unit in "ms s sec second min minut h hr hour day week month year".split()} | {
+    unit: "size" for unit in "b byte kb mb gb tb pb kib mib gib tib".split()}
 # Words of each text aligned at most (difflib is quadratic): docs/benchmarks.md#contradictions-and-change-over-time.
 ALIGNED = 64
 SHORT = 8  # words of a one-line memory ("We use Python 3.11" / "Drop Python 3.9")
@@ -90,8 +98,8 @@ HEADS = frozenset("team teams squad department region office branch app applicat
 # APAC closes at 5pm" / "Support for EMEA ...": two subjects); ``siblings`` reads them as alternatives.
 REGIONS = frozenset(("eu", "us", "uk", "emea", "apac", "amer", "latam"))
 # Words before what a change goes to: "to GitHub Actions", "replaced Jenkins with ...", "swapped Kong for
-# Traefik", "was replaced by Rollbar", "in favour of Yarn".
-_TO = frozenset({"to", "into", "onto", "with", "for", "by", "of"})
+# Traefik", "was replaced by Rollbar", "in favour of Yarn", "0.110 -> 0.125".
+_TO = frozenset({"to", "into", "onto", "with", "for", "by", "of"}) | ARROWS
 # Words of a time leading a clause, no subject's ("From this autumn Zoë's swimming group meets"), as stemmed
 # (not "fall", "spring", "term": a verb, a framework, a word)
 _WHEN = frozenset({"autumn", "summer", "winter", "week", "month", "year", "quarter", "today", "tomorrow", "tonight",
