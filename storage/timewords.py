@@ -408,13 +408,17 @@ class Said:
         return None if found is None else _said(found)
 
     def in_text(self, text: str) -> bool:
-        """Whether ``text`` names this time ("December", "2027-03-14", "14 March", "Q1", "Mondays")."""
-        for named, _ in _periods(text, years=False):
+        """Whether ``text`` names this time or a time within it ("December", "2027-03-14", "14 March", "Q1",
+        "Mondays"): not a longer one holding it ("Q3" names no August, as "in August" names no 15 August), nor
+        a time without its year for a year asked (a year written alone only then: "due in 2028")."""
+        year = len(self.months) == 12
+        for named, _ in _periods(text, years=year):
             if self.weekday is not None:
                 if named.weekday == self.weekday:
                     return True
-            elif (self.months & named.months and (self.year is None or named.year in (None, self.year))
-                  and (self.day is None or named.day == self.day)):  # "in August" names no 15 August
+            elif (named.months and named.months <= self.months
+                  and (self.year is None or named.year == self.year or named.year is None and not year)
+                  and (self.day is None or named.day == self.day)):
                 return True
         return False
 
@@ -635,8 +639,8 @@ def _temporal(kind: str, before: str, past: bool, bare_weekday: bool = False) ->
         return before in ("last", "this", "past", "previous") or past
     if kind == "month":
         return before in _MONTH_LEAD or before in _AHEAD_LEAD
-    if kind == "year":
-        return before in _YEAR_LEAD
+    if kind == "year":  # "in 2024", and as a month is, "planned for 2028", "due by 2030"
+        return before in _YEAR_LEAD or before in _AHEAD_LEAD
     if kind == "weekday":
         if before in ("since", "last", "this", "past", "previous") or before in _AHEAD_LEAD:
             return True
@@ -824,7 +828,9 @@ class TimeParser:
         if season:  # the latest begun; "last": the latest ended; "this": the one of now, else this year's
             moment = _season(_SEASONS[season[2].lower()], int(season[3]) if season[3] else None,
                              (season[1] or "").lower(), base)
-            return _timed(text, moment, "month", None, latest, now_ms, end=_ms(_back(moment, -3, "month")))
+            said = Said(frozenset(m for m in range(moment.month, moment.month + 3) if m <= 12), moment.year)
+            return _timed(text, moment, "month", said if season[3] else None, latest, now_ms,
+                          end=_ms(_back(moment, -3, "month")))
         if rolling:
             start = _ms(_back(base, _count(rolling[1]), rolling[2].lower()))
             return TimeRange(start, latest, text, shown_end=now_ms)
@@ -966,7 +972,8 @@ def _timed(text: str, moment: datetime, period: str, said: Said | None, latest: 
     observed yet, only a memory saying it (``said``), or None."""
     start, period_end = period_range(moment, period)
     end = period_end if end is None else end
-    if start >= latest:  # nothing is observed then; a memory may say it
+    if start >= latest:  # nothing is observed then; a memory may say it, a year ahead by any of its months
+        said = said or (Said(frozenset(range(1, 13)), moment.year) if period == "year" else None)
         return None if said is None else TimeRange(0, 0, text, said=said)
     if said is not None:  # a past March is that year's; a past Monday, one day no text names
         said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
