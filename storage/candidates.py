@@ -21,8 +21,8 @@ from .contradiction import brief
 from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
-    asked_meanings, asked_relation, asked_type, asking_leave_aside, asks_for_last_session, asks_for_password, asks_how, content_words,
-    labels, names_no_subject, query_chunks, subject_words, topic_words, verb_forms,
+    asked_meanings, asked_relation, asked_type, asking_leave_aside, asks_for_last_session, asks_for_password, asks_how,
+    content_words, labels, names_no_subject, query_chunks, subject_words, topic_words, verb_forms,
 )
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE

@@ -393,10 +393,6 @@ def _whole_year(text: str) -> Said | None:
     return Said(frozenset(range(1, 13)), int(text)) if _YEAR.fullmatch(text) else None
 
 
-def _year_of(ms: int) -> int:
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).year
-
-
 def _month(name: str) -> int:
     return [month[:3] for month in MONTH_NAMES].index(name[:3].lower()) + 1
 
@@ -715,11 +711,12 @@ class TimeParser:
                 continue  # "the timeout of 1990", "after 2000 requests": a number
             # A year ahead after "for" or "by" is one, as a month is ("planned for 2028"); a past one what a
             # plan was for ("the plan for 2026"), no time asked in.
-            ahead_year = kind == "year" and lead in _AHEAD_LEAD and int(m.group(0)) > _year_of(now_ms)
+            ahead_year = kind == "year" and lead in _AHEAD_LEAD and int(m.group(0)) > datetime.fromtimestamp(
+                now_ms / 1000, tz=UTC).year
             if kind in ("season", "holiday") and not _named_time(m, query, lead, past):
                 continue  # "the summer camp", "in Spring Boot", "our Black Friday sale"
-            if (ahead_year or _temporal(kind, lead, past, bare)) and not (kind == "month" and _a_name(m.group(0), lead, query,
-                                                                                       m.end())):
+            if (ahead_year or _temporal(kind, lead, past, bare)) \
+                    and not (kind == "month" and _a_name(m.group(0), lead, query, m.end())):
                 # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
                 # when it is to come (below).
