@@ -21,8 +21,8 @@ from .contradiction import brief
 from .history import SESSION_TAG, session_of
 from .query import (
     LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
-    asked_meanings, asked_type, asking_leave_aside, asks_for_last_session, asks_for_password, asks_how, content_words,
-    labels, names_no_subject, query_chunks, subject_words, topic_words, verb_forms,
+    asked_meanings, asked_relation, asked_type, asking_leave_aside, asks_for_last_session, asks_for_password, asks_how,
+    content_words, labels, names_no_subject, query_chunks, subject_words, topic_words, verb_forms,
 )
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
@@ -230,10 +230,13 @@ def gather(
     # The time named weighs as the question's most specific word (docs/retrieval-tuning.md#time).
     in_time = max(weights.values(), default=1.0) if when is not None else 0.0
     total = sum(weights.values()) + in_time
+    relation = lexemes([verb]) & weights.keys() if (verb := asked_relation(words_query)) else set()
 
-    # A word sharing Porter's stem covers like the word itself (docs/retrieval-tuning.md#coverage).
+    # A word sharing Porter's stem covers like the word itself (docs/retrieval-tuning.md#coverage); the verb
+    # relating what a which-question asks for (``query.RELATION_VERBS``) weighs only where it is held.
     def covered(found: set[str]) -> float:
-        return sum(weights[t] for t in found & weights.keys()) / total if total else 0.0
+        weighed = total - sum(weights[t] for t in relation - found)
+        return sum(weights[t] for t in found & weights.keys()) / weighed if weighed else 0.0
 
     read_then: dict[str, bool] = {}  # by memory id: coverage and ``said`` ask it of the same candidates
 
@@ -332,7 +335,8 @@ def gather(
     after = _INFINITIVE.findall(words_query) + _AFTER_HOW.findall(words_query) if heard else []
     # "from accounting" of "Does Bob from accounting prefer tea?" tells whom it asks of (``subjects.qualifying``)
     # "service" of "which service listens on port 2049?": the kind asked for, which the answer names otherwise
-    typed = [word] if (word := asked_type(words_query)) else []
+    # and "uses" of it, a verb relating the two that the answer states otherwise ("NFS listens ...")
+    typed = [word for word in (asked_type(words_query), asked_relation(words_query)) if word]
     unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)),
                                              [*asked, *verbs, *after, *typed, *qualifying(words_query)],
                                              found) if heard else ()

@@ -35,6 +35,14 @@ round step appendix annex schedule exhibit figure table model plan version room 
 zone unit category group track division league war""".split())
 
 
+# Verbs relating the thing a which-question asks for to what it names, which a memory states by a verb of its own
+# ("which service uses port 2049?": "NFS listens on 2049", "which host runs Grafana?": "Pluto hosts Grafana"):
+# they weigh in the coverage of a memory holding them only (``candidates.gather``).
+RELATION_VERBS = frozenset(
+    "use uses used run runs ran serve serves served host hosts hosted handle handles handled hold holds held own owns"
+    " owned contain contains contained power powers powered back backs backed support supports supported".split())
+
+
 def labels(written: list[str], at: int) -> bool:
     """Whether the word at ``at`` of ``written`` (words as written) labels the capitalised word before it (its
     head: "A" of "Plan A", "I" of "Phase I"): one capital letter or a Roman numeral after a capitalised word
@@ -48,12 +56,14 @@ def labels(written: list[str], at: int) -> bool:
 
 
 # Words by which a question asks whether an act may be done, not what it is about (trial verify66 N4): "may"
-# before its doer ("may I", "when may we"), but for the month after a word leading to one ("in May we"), and a
-# permission before "to", but for a noun after a determiner ("is it ok to", "are we allowed to"; not "the fine
-# to pay"). "May" the person and "is X allowed?" stay words of the question.
+# before its doer ("may I", "when may we"), but for the month after a word leading to one ("in May we"); a
+# permission before "to" or "if", but for a noun after a determiner ("is it ok to", "are we allowed to", "is it
+# okay if I"; not "the fine to pay"); "go ahead and" ("can I go ahead and deploy"). "May" the person and
+# "is X allowed?" stay words of the question.
 ASKING_LEAVE = re.compile(
     r"(?:\b(\w+)\s+)?\b(?:(may)(?=\s+(?:i|we|you|they|he|she|one)\b)"
-    r"|(?:ok|okay|alright|all right|fine|safe|acceptable|possible|allowed|permitted)(?=\s+(?:for\s+\w+\s+)?to\s))",
+    r"|(?:ok|okay|alright|all right|fine|cool|safe|acceptable|appropriate|advisable|wise|possible|allowed|permitted)"
+    r"(?=\s+(?:(?:for|with|by)\s+\w+\s+)?(?:to|if)\s)|go\s+ahead\s+(?:and|with)(?=\s))",
     re.IGNORECASE)
 _MONTH_LEADS = frozenset(
     "in on since until till by of from during before after early mid late last this next every through".split())
@@ -221,12 +231,25 @@ def asked_type(query: str) -> str | None:
     one in its place, not naming it ("which service listens on port 2049?": "NFS listens on port 2049"; trial
     verify66 N5). None for any other question, and where an auxiliary follows: "which editor does Priya
     prefer?" asks of an editor a memory names."""
+    typed = _typed(query)
+    return typed[0] if typed else None
+
+
+def asked_relation(query: str) -> str | None:
+    """The verb (lower case) after the kind :func:`asked_type` reads when it is one of :data:`RELATION_VERBS`
+    ("uses" of "which service uses port 2049?"), else None."""
+    typed = _typed(query)
+    return typed[1] if typed and typed[1] in RELATION_VERBS else None
+
+
+def _typed(query: str) -> tuple[str, str] | None:
+    """(the kind asked for, the word after it) of :func:`asked_type`, or None."""
     words = _WORD.findall(query.lower())
     lead = next((i for i, w in enumerate(words) if w not in PREPOSITIONS), len(words))
     if lead + 2 >= len(words) or words[lead] not in ("which", "what", "whose") \
             or words[lead + 1] in STOP_WORDS or words[lead + 2] in STOP_WORDS:
         return None
-    return words[lead + 1]
+    return words[lead + 1], words[lead + 2]
 
 
 def symbols_only(chunks: list[list[str]]) -> bool:
@@ -420,6 +443,11 @@ def _no_act(word: str) -> bool:
 MANNER_WORDS = frozenset(
     "many much often long old far soon else also again yet just even only very quite really still now anymore"
     " nowadays ago exactly usually always never sometimes mostly should shall must might ought"
+    # whether a rule forbids an act, which a memory states in negative words ("must I avoid deploying on a
+    # Friday?": "Never deploy on Fridays", "Don't ...", "No deploys ...")
+    " avoid avoiding refrain refraining forbid forbidden prohibit prohibited ban banned disallowed"
+    # a part of a day, which a memory states by its hours ("Friday afternoon": "on Fridays after 2pm")
+    " morning mornings afternoon afternoons evening evenings night nights"
     " within throughout till upon beyond near inside outside toward towards per among behind below above beside"
     " besides except despite along according regarding concerning"  # prepositions beyond those ending a clause
     # what kind of answer is asked for, which a memory states without naming it ("which PostgreSQL version

@@ -603,7 +603,7 @@ def capped(sure: float, c: Candidates, seq: int, asked: str) -> float:
     of its topic (``c.off_topic``: "We decided to use PostgreSQL" for "which CI do we use?"). Each is a
     ceiling: the lowest applies."""
     memory = c.rows[seq]
-    if not c.subject and c.when is not None and c.when.observable and not dated_then(c, memory):
+    if not c.subject and c.when is not None and not dated_then(c, memory):  # a time ahead too: only what says it
         return min(sure, UNDATED_CONFIDENCE)
     if sure > SIBLING_CONFIDENCE and (c.unheard or seq in c.off_topic or out_of_time(c, memory) or asked and (
             another_time(c, asked, memory) or near_miss(asked, memory.content or "") is not None)):

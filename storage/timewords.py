@@ -387,6 +387,12 @@ def _word_before(text: str, end: int) -> re.Match[str] | None:
     return found
 
 
+def _whole_year(text: str) -> Said | None:
+    """What a memory's text must say to name the year ``text`` writes alone: any of its months (a year
+    ahead: "what is due in 2028?" and "expires 2028-03-14", "ends in 2028"), else None."""
+    return Said(frozenset(range(1, 13)), int(text)) if _YEAR.fullmatch(text) else None
+
+
 def _month(name: str) -> int:
     return [month[:3] for month in MONTH_NAMES].index(name[:3].lower()) + 1
 
@@ -408,13 +414,17 @@ class Said:
         return None if found is None else _said(found)
 
     def in_text(self, text: str) -> bool:
-        """Whether ``text`` names this time ("December", "2027-03-14", "14 March", "Q1", "Mondays")."""
-        for named, _ in _periods(text, years=False):
+        """Whether ``text`` names this time or a time within it ("December", "2027-03-14", "14 March", "Q1",
+        "Mondays"): not a longer one holding it ("Q3" names no August, as "in August" names no 15 August), nor
+        a time without its year for a year asked (a year written alone only then: "due in 2028")."""
+        year = len(self.months) == 12
+        for named, _ in _periods(text, years=year, deadlines=year):
             if self.weekday is not None:
                 if named.weekday == self.weekday:
                     return True
-            elif (self.months & named.months and (self.year is None or named.year in (None, self.year))
-                  and (self.day is None or named.day == self.day)):  # "in August" names no 15 August
+            elif (named.months and named.months <= self.months
+                  and (self.year is None or named.year == self.year or named.year is None and not year)
+                  and (self.day is None or named.day == self.day)):
                 return True
         return False
 
@@ -427,11 +437,12 @@ class Said:
         return not self.months & named.months or any(None not in pair and pair[0] != pair[1] for pair in pairs)
 
 
-def _periods(text: str, years: bool = True) -> list[tuple[Said, str]]:
+def _periods(text: str, years: bool = True, deadlines: bool = False) -> list[tuple[Said, str]]:
     """The times ``text`` names (:class:`Said`), each with the word before it: a month, date, quarter or
     weekday (``_TEXT_TIME``; "May", "March" ... only with a day, a year or a word of ``_MONTH_LEAD`` before
     them, so "we may ship" names none; no weekday of a named day: "Black Friday"), and with ``years``
-    a year written as one ("in 2027", not "port 2049": :func:`_temporal`, :func:`_measured`)."""
+    a year written as one ("in 2027", not "port 2049": :func:`_temporal`, :func:`_measured`), with ``deadlines``
+    one after "by" or "for" too ("target by 2027")."""
     days = [found.span() for found in _HOLIDAY_TEXT.finditer(text)]
     periods = []
     for found in _TEXT_TIME.finditer(text):
@@ -445,7 +456,8 @@ def _periods(text: str, years: bool = True) -> list[tuple[Said, str]]:
     for year in _SPAN.finditer(text) if years else ():
         before = _word_before(text, year.start())
         lead = before.group(1).lower() if before else ""
-        if year.lastgroup == "year" and _temporal("year", lead, True) and not _measured(text, year, before):
+        if year.lastgroup == "year" and (_temporal("year", lead, True) or deadlines and lead in _AHEAD_LEAD) \
+                and not _measured(text, year, before):
             periods.append((Said(frozenset(range(1, 13)), int(year.group(0))), lead))
     return periods
 
@@ -697,17 +709,22 @@ class TimeParser:
                 continue  # "before the 10th": of this month or the last, unsaid
             if kind == "year" and _measured(query, m, found):
                 continue  # "the timeout of 1990", "after 2000 requests": a number
+            # A year ahead after "for" or "by" is one, as a month is ("planned for 2028"); a past one what a
+            # plan was for ("the plan for 2026"), no time asked in.
+            ahead_year = kind == "year" and lead in _AHEAD_LEAD and int(m.group(0)) > datetime.fromtimestamp(
+                now_ms / 1000, tz=UTC).year
             if kind in ("season", "holiday") and not _named_time(m, query, lead, past):
                 continue  # "the summer camp", "in Spring Boot", "our Black Friday sale"
-            if _temporal(kind, lead, past, bare) and not (kind == "month" and _a_name(m.group(0), lead, query,
-                                                                                       m.end())):
+            if (ahead_year or _temporal(kind, lead, past, bare)) \
+                    and not (kind == "month" and _a_name(m.group(0), lead, query, m.end())):
                 # A time after "next", or after "for"/"by" or a quarter without a year: only a memory
                 # saying it covers it. With a year, "by July 10, 2022" is that day: past, or ahead
                 # when it is to come (below).
                 # A quarter without a year is this year's in a past-tense question ("what did we do in Q3?"),
                 # else only a memory's saying it ("what ships in Q1?").
                 ahead = kind not in ("combined", "digits") and (before in _AHEAD_WORDS or (
-                    (before in _AHEAD_LEAD or kind == "quarter" and not past) and not _YEAR.search(m.group(0)))
+                    (before in _AHEAD_LEAD or kind == "quarter" and not past)
+                    and (kind == "year" or not _YEAR.search(m.group(0))))
                     or _WEEK_FROM.match(m.group(0)) is not None)
                 # "next March" is removed from the question whole; "for" stays a word of it.
                 text = query[found.start(1):m.end()] if found and before in _AHEAD_WORDS else m.group(0)
@@ -808,6 +825,7 @@ class TimeParser:
             if said is not None and said.day is not None and said.year is None and _MONTH_DAY.match(text):
                 # "for December 20": the next one (this year's, or next year's once past)
                 said = replace(said, year=base.year + ((min(said.months), said.day) < (base.month, base.day)))
+            said = said or _whole_year(text)
             if said is not None:
                 return TimeRange(0, 0, text, said=said)
             return None
@@ -824,7 +842,11 @@ class TimeParser:
         if season:  # the latest begun; "last": the latest ended; "this": the one of now, else this year's
             moment = _season(_SEASONS[season[2].lower()], int(season[3]) if season[3] else None,
                              (season[1] or "").lower(), base)
-            return _timed(text, moment, "month", None, latest, now_ms, end=_ms(_back(moment, -3, "month")))
+            found = _timed(text, moment, "month", None, latest, now_ms, end=_ms(_back(moment, -3, "month")))
+            if found is None and season[3]:  # ahead: a memory saying a month of it that year ("June 2029")
+                return TimeRange(0, 0, text, said=Said(frozenset(range(moment.month, min(moment.month + 3, 13))),
+                                                       moment.year))
+            return found
         if rolling:
             start = _ms(_back(base, _count(rolling[1]), rolling[2].lower()))
             return TimeRange(start, latest, text, shown_end=now_ms)
@@ -967,6 +989,7 @@ def _timed(text: str, moment: datetime, period: str, said: Said | None, latest: 
     start, period_end = period_range(moment, period)
     end = period_end if end is None else end
     if start >= latest:  # nothing is observed then; a memory may say it
+        said = said or _whole_year(text)
         return None if said is None else TimeRange(0, 0, text, said=said)
     if said is not None:  # a past March is that year's; a past Monday, one day no text names
         said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
