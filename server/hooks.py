@@ -225,7 +225,8 @@ def prompt_context(store: Store, caller: Caller, prompt: str, cwd: str | None = 
     sure = merged(found)[:PROMPT_MEMORIES - (last is not None)]
     if not sure and last is None:
         return None
-    head = PROMPT_INTRO.format(SURE_CONFIDENCE) + (f" Degraded: {degraded}." if degraded else "") + "\n"
+    intro = PROMPT_INTRO.format(SURE_CONFIDENCE)
+    head = intro + (f" Degraded: {degraded}." if degraded else "") + "\n"
     short = store.short_ids(tenant=caller.tenant, ids=[hit.memory.id for hit in sure]
                             + ([last.digest.id] if last is not None else []))
     procedures = [hit.memory.id for hit in sure if hit.memory.kind == "procedure"]
@@ -248,7 +249,6 @@ def prompt_context(store: Store, caller: Caller, prompt: str, cwd: str | None = 
         return None
     # Only what is not memvault's own words is redacted: the intro's words alone (e.g. "may", "user") made
     # the credential detectors compile their largest patterns in every prompt that printed a memory.
-    intro = PROMPT_INTRO.format(SURE_CONFIDENCE)
     return intro + redact(head[len(intro):] + "".join(lines))[0]
 
 

@@ -8,8 +8,8 @@ import re
 def version(distribution: str, package: str, file: str, variable: str) -> str:
     """``distribution``'s version, as ``variable = "..."`` in its package ``package``'s ``file``, read as
     text: importing detect-secrets brings its whole scanner, dateparser its parsers, and ``importlib.metadata``
-    the email package (0.05-0.27 s in every hook, docs/hooks.md#speed). From ``importlib.metadata`` when that
-    file does not say it."""
+    the email package, in every hook (docs/hooks.md#speed). From ``importlib.metadata`` when that file does
+    not say it."""
     import importlib.util
 
     spec = importlib.util.find_spec(package)

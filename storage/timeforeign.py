@@ -109,7 +109,7 @@ _ASKING = {
 @cache
 def _names() -> tuple[dict[str, str], dict[str, str]]:
     """:func:`names_from_dateparser`, as kept in ``time_names.json`` for the installed dateparser's version
-    (importing dateparser took 0.06-0.08 s of every prompt hook's CPU, docs/hooks.md#speed); read from
+    (importing dateparser weighed on every prompt hook: docs/hooks.md#speed); read from
     dateparser itself, and said in the log, when another version is installed."""
     import json
     from pathlib import Path

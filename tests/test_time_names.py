@@ -49,3 +49,14 @@ def test_another_installed_version_is_read_from_dateparser_and_said(monkeypatch,
 ])
 def test_a_foreign_time_is_read_with_the_kept_names(question, english):
     assert english in timeforeign.in_english(question)
+
+
+def test_a_question_is_read_without_importing_dateparser_or_the_email_package():
+    import subprocess
+    import sys
+
+    loaded = subprocess.run([sys.executable, "-c", "import sys; from memvault.storage import timeforeign as t; "
+                             "t.in_english('was haben wir letzten Dienstag beschlossen?'); "
+                             "print(sorted({'dateparser', 'email'} & set(sys.modules)))"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"
