@@ -3,7 +3,7 @@ Claude Code runs it) over a 10,000-memory store, against a bare ``python -c pass
 run (issue 26's targets: SessionStart <= 0.4 s above it, capture <= 0.25 s, UserPromptSubmit <= 1.0 s).
 
 Usage: python bench/hooks.py [--size 10000] [--runs 7] [--work DIR] [--locomo DIR] [--importtime]
-                             [--before COMMIT]
+                             [--before COMMIT] [--prompt TEXT]
 
 The store is ``bench/scale.py``'s (its builder: LoCoMo turns with varied suffixes, real vectors plus a
 small perturbation; tenant "bench", scope "s"), copied so that the hooks' sessions never change the
@@ -12,7 +12,8 @@ original. Runs alternate between the bare interpreter and each hook; each figure
 tool runs; SessionEnd also writes the digest. ``--importtime`` prints each hook's heaviest imports
 (``python -X importtime``, cumulative). ``--before COMMIT`` also runs that commit's memvault (``git archive``
 of this repository, imported through ``PYTHONPATH`` by the same interpreter and packages), each hook
-alternating with this tree's on its own copy of the store, and prints its CPU time above bare beside.
+alternating with this tree's on its own copy of the store, and prints its wall and CPU time above bare
+beside, and this tree's wall and CPU time as a ratio of that commit's (whole processes, same run).
 
 memvault's modules are byte-compiled first (``__pycache__`` beside them), as ``pip install`` leaves
 them: without it, a shell with ``PYTHONDONTWRITEBYTECODE=1`` runs an editable install's modules from
@@ -133,6 +134,7 @@ def main() -> None:
     parser.add_argument("--importtime", action="store_true")
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--before", metavar="COMMIT", help="also run this commit's hooks, alternating")
+    parser.add_argument("--prompt", default=PROMPT, help="UserPromptSubmit's prompt (default: a LoCoMo question)")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     original = store(args.size, args.work, args.locomo)
@@ -161,7 +163,7 @@ def main() -> None:
             for name, folder in trees.items():
                 bare.append(timed([sys.executable, "-c", "pass"], "", envs[name]))
                 payload = {"session_id": SESSION, "transcript_path": str(folder / f"{SESSION}.jsonl"),
-                           "cwd": "/home/dev/shop", "hook_event_name": event, "prompt": PROMPT,
+                           "cwd": "/home/dev/shop", "hook_event_name": event, "prompt": args.prompt,
                            "source": "startup"}
                 if event not in ("SessionStart", "UserPromptSubmit"):
                     with (folder / f"{SESSION}.jsonl").open("a", encoding="utf-8") as fh:
@@ -174,21 +176,25 @@ def main() -> None:
           f"Python {platform.python_version()}, load average {load_start:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end; {args.size:,} memories; median of {args.runs} runs")
     print(f"bare `python -c pass`: {base[0]:.3f} s wall, {base[1]:.3f} s CPU\n")
-    before = f" | {args.before}'s CPU above bare, s" if args.before else ""
+    before = (f" | {args.before}'s wall above bare, s | {args.before}'s CPU above bare, s | wall this / "
+              f"{args.before} | CPU this / {args.before}") if args.before else ""
     print(f"| hook | wall s | wall above bare, s | CPU s | CPU above bare, s{before} | "
           "target above bare, s |")
-    print("|---|---|---|---|---|---|" + ("---|" if args.before else ""))
+    print("|---|---|---|---|---|---|" + ("---|" * 4 if args.before else ""))
     for event in EVENTS:
         wall, cpu = (statistics.median(t[i] for t in times["this", event]) for i in (0, 1))
         mark = "" if wall - base[0] <= TARGETS_S[event] else " (over)"
-        then = (f" | {statistics.median(t[1] for t in times['before', event]) - base[1]:.3f}"
-                if args.before else "")
+        then = ""
+        if args.before:  # the ratios are of the whole process's figures, as the user waits for them
+            old_wall, old_cpu = (statistics.median(t[i] for t in times["before", event]) for i in (0, 1))
+            then = (f" | {old_wall - base[0]:.3f} | {old_cpu - base[1]:.3f} | {wall / old_wall:.2f} | "
+                    f"{cpu / old_cpu:.2f}")
         print(f"| {event} | {wall:.3f} | {wall - base[0]:.3f}{mark} | {cpu:.3f} | "
               f"{cpu - base[1]:.3f}{then} | {TARGETS_S[event]} |")
     if args.importtime:
         for event in ("SessionStart", "UserPromptSubmit", "PostToolUse"):
             payload = {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": event,
-                       "prompt": PROMPT}
+                       "prompt": args.prompt}
             done = subprocess.run([sys.executable, "-X", "importtime", *hook[1:], event, *flags],
                                   input=json.dumps(payload), env=env, capture_output=True, text=True)
             rows = [line.split("|") for line in done.stderr.splitlines() if line.startswith("import time:")]

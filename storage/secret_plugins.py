@@ -20,30 +20,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from .installed import version
 from .regex_cover import holding
 from .secret_re2 import TABLE_OPTIONS, Detector, compile_linear, utf8
 from .secret_tables import KeyFormat, key_formats, packaged, packaged_covers
-
-def _detect_secrets_version() -> str:
-    """The installed detect-secrets' version, from its ``__version__.py`` read as text: importing the
-    package brings its whole scanner, and ``importlib.metadata`` the email package (0.05 s in every hook,
-    docs/hooks.md#speed). From ``importlib.metadata`` when that file does not say it."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("detect_secrets")
-    for folder in (spec and spec.submodule_search_locations) or ():
-        path = f"{folder}/__version__.py"
-        try:
-            with open(path, encoding="utf-8") as fh:
-                found = re.search(r"""^VERSION\s*=\s*['"]([^'"]+)['"]""", fh.read(), re.MULTILINE)
-        except OSError:
-            found = None
-        if found:
-            return found.group(1)
-    from importlib.metadata import version
-
-    return version("detect-secrets")
-
 
 def builtin_detectors() -> list[Detector]:
     """detect-secrets' pattern plugins memvault runs, from ``detect_secrets_patterns.json``: each a
@@ -51,7 +31,7 @@ def builtin_detectors() -> list[Detector]:
     (``secret_re2.linear_source``). Read from detect-secrets itself when the installed version is not the
     file's (never a stale copy)."""
     kept = json.loads(packaged("detect_secrets_patterns.json"))
-    if kept["detect_secrets"] != _detect_secrets_version():
+    if kept["detect_secrets"] != version("detect-secrets", "detect_secrets", "__version__.py", "VERSION"):
         from .secrets import detect_secrets_patterns
 
         kept = detect_secrets_patterns()

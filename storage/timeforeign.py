@@ -108,9 +108,30 @@ _ASKING = {
 
 @cache
 def _names() -> tuple[dict[str, str], dict[str, str]]:
-    """({foreign month form: English month}, {foreign weekday name: English weekday}), lower case: of a
-    month its forms of four letters or more, its full name and German's short forms ("Dez.", "Okt.", none an
-    English word); of a weekday its names of five or more."""
+    """:func:`names_from_dateparser`, as kept in ``time_names.json`` for the installed dateparser's version
+    (importing dateparser weighed on every prompt hook: docs/hooks.md#speed); read from
+    dateparser itself, and said in the log, when another version is installed."""
+    import json
+    from pathlib import Path
+
+    from .installed import version
+
+    kept = json.loads(Path(__file__).with_name("time_names.json").read_text(encoding="utf-8"))
+    installed = version("dateparser", "dateparser", "__init__.py", "__version__")
+    if kept["dateparser"] == installed:
+        return kept["months"], kept["weekdays"]
+    import logging
+
+    logging.getLogger(__name__).info("time_names.json is dateparser %s's, %s is installed: its names are read "
+                                     "from dateparser", kept["dateparser"], installed)
+    return names_from_dateparser()
+
+
+def names_from_dateparser() -> tuple[dict[str, str], dict[str, str]]:
+    """({foreign month form: English month}, {foreign weekday name: English weekday}), lower case, from
+    dateparser's language data: of a month its forms of four letters or more, its full name and German's
+    short forms ("Dez.", "Okt.", none an English word); of a weekday its names of five or more. Write
+    ``time_names.json`` again when dateparser changes (``tests/test_time_names.py`` says how)."""
     from importlib import import_module
 
     months: dict[str, str] = {}

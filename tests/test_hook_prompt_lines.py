@@ -1,6 +1,6 @@
 """The UserPromptSubmit hook's lines are the recall tool's: ``text.hit_line`` of a hit (no wire model)
 against ``text.memory_line`` of what ``handlers.recall`` returns for it, and the hook process imports
-neither pydantic nor numpy.ma (docs/hooks.md#speed)."""
+neither pydantic nor numpy.ma nor, for a question without a time, dateparser (docs/hooks.md#speed)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_the_lines_show_runs_a_supersede_and_an_outdated_memory(store):
     assert line.endswith(f"possibly outdated by the newer {shown[0].memory.id}")
 
 
-def test_the_prompt_hook_imports_no_pydantic_and_no_numpy_ma(tmp_path, real_embedder):
+def test_the_prompt_hook_imports_no_pydantic_no_numpy_ma_and_no_dateparser(tmp_path, real_embedder):
     db = tmp_path / "m.db"
     store = Store(db, real_embedder)
     try:
@@ -95,6 +95,8 @@ def test_the_prompt_hook_imports_no_pydantic_and_no_numpy_ma(tmp_path, real_embe
                           capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
     loaded = {line.split("|")[2].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
-    assert "onnxruntime" in loaded and {"pydantic", "numpy.ma", "memvault.tools.handlers"} & loaded == set()
+    assert "onnxruntime" in loaded
+    assert {"pydantic", "numpy.ma", "memvault.tools.handlers"} & loaded == set()
+    assert {name for name in loaded if name.split(".")[0] == "dateparser"} == set()
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "listens on port 5433" in context

@@ -754,7 +754,8 @@ def test_a_pasted_megabyte_prompt_is_redacted_only_as_far_as_the_query_reads(tmp
                              f"staging database port? my token is {TOKEN} " + "lorem ipsum " * 300_000)
     finally:
         store.close()
-    assert seen == [limits.QUERY_MAX_CHARS + limits.CONTENT_MAX_CHARS]
+    # then the lines it prints, which hold no part of the paste
+    assert seen[0] == limits.QUERY_MAX_CHARS + limits.CONTENT_MAX_CHARS and sum(seen[1:]) < 1_000
 
 
 @pytest.mark.parametrize("session_id", ["has space!", "x" * 300, "ID\n2"])

@@ -44,9 +44,10 @@ def test_the_installed_version_is_read_without_importing_detect_secrets():
     import subprocess
     import sys
 
-    from memvault.storage import secret_plugins
+    from memvault.storage import installed
 
-    assert secret_plugins._detect_secrets_version() == importlib.metadata.version("detect-secrets")
+    assert installed.version("detect-secrets", "detect_secrets", "__version__.py", "VERSION") == \
+        importlib.metadata.version("detect-secrets")
     loaded = subprocess.run([sys.executable, "-c", "import sys; from memvault.storage import secret_plugins as s; "
                              "s.builtin_detectors(); print(sorted({'detect_secrets', 'email'} & set(sys.modules)))"],
                             capture_output=True, text=True, check=True).stdout.strip()
@@ -57,7 +58,7 @@ def test_another_installed_version_is_read_from_detect_secrets_itself(monkeypatc
     from memvault.storage import secret_plugins
     from memvault.storage.secrets import detect_secrets_patterns
 
-    monkeypatch.setattr(secret_plugins, "_detect_secrets_version", lambda: "0.0-not-the-files")
+    monkeypatch.setattr(secret_plugins, "version", lambda *names: "0.0-not-the-files")
     read = []
     monkeypatch.setattr("memvault.storage.secrets.detect_secrets_patterns",
                         lambda: read.append(1) or detect_secrets_patterns())
