@@ -771,11 +771,13 @@ def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = N
         if health["database"] == "opening":
             return JSONResponse({"status": "starting", **health}, status_code=503)
         problem = await watch.problem()
-        if problem is None:
-            return JSONResponse({"status": "ok", **health, "database": health["database"]
-                                 if health["database"] in ("read-only", "damaged") else "ready"})
-        return JSONResponse({"status": "error", "database": "not ready", "reason": problem[0],
-                             "model": health["model"]}, status_code=503)
+        if problem is not None:
+            return JSONResponse({"status": "error", "database": "not ready", "reason": problem[0],
+                                 "model": health["model"]}, status_code=503)
+        if health["database"] == "not ready":  # calls' reads met damage (the probe's may still be served)
+            return JSONResponse({"status": "error", **health}, status_code=503)
+        return JSONResponse({"status": "ok", **health, "database": health["database"]
+                             if health["database"] in ("read-only", "damaged") else "ready"})
 
     security = transport_security(http)
     app = mcp.streamable_http_app(
