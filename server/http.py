@@ -577,7 +577,8 @@ def _two_lengths(scope: Scope) -> Response | None:
 
 def _over_long(scope: Scope) -> Response | None:
     """400 naming the header when Host or Origin is over :data:`HOST_MAX_BYTES` or not printable
-    ASCII, or the request line and headers are over :data:`HEAD_MAX_BYTES`; else None."""
+    ASCII, or the request line and headers are over :data:`HEAD_MAX_BYTES` (naming the largest of them:
+    the SDK's client sends a tool's name as the Mcp-Name header); else None."""
     for key, value in scope["headers"]:
         if key in (b"host", b"origin") and len(value) > HOST_MAX_BYTES:
             return _error(400, "invalid_request", f"the {key.decode().title()} header is {len(value):,} bytes; "
@@ -585,11 +586,13 @@ def _over_long(scope: Scope) -> Response | None:
         if key in (b"host", b"origin") and not _PRINTABLE.fullmatch(value):  # RFC 9110 §7.2, RFC 6454 §7: ASCII
             return _error(400, "invalid_request", f"the {key.decode().title()} header holds a byte outside "
                           "printable ASCII")
-    size = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")) + \
-        sum(len(k) + len(v) + 4 for k, v in scope["headers"])
+    parts = [(len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")), "the request target")] + [
+        (len(k) + len(v) + 4, f"the {shown(k.decode('latin-1').title())} header") for k, v in scope["headers"]]
+    size = sum(n for n, _ in parts)
     if size > HEAD_MAX_BYTES:
-        return _error(400, "invalid_request", f"the request line and headers are {size:,} bytes; "
-                      f"the limit is {HEAD_MAX_BYTES:,}")
+        largest, what = max(parts)
+        return _error(400, "invalid_request", f"the request line and headers are {size:,} bytes, {largest:,} of "
+                      f"them {what}; the limit is {HEAD_MAX_BYTES:,}")
     return None
 
 
@@ -771,11 +774,13 @@ def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = N
         if health["database"] == "opening":
             return JSONResponse({"status": "starting", **health}, status_code=503)
         problem = await watch.problem()
-        if problem is None:
-            return JSONResponse({"status": "ok", **health, "database": health["database"]
-                                 if health["database"] in ("read-only", "damaged") else "ready"})
-        return JSONResponse({"status": "error", "database": "not ready", "reason": problem[0],
-                             "model": health["model"]}, status_code=503)
+        if problem is not None:
+            return JSONResponse({"status": "error", "database": "not ready", "reason": problem[0],
+                                 "model": health["model"]}, status_code=503)
+        if health["database"] == "not ready":  # calls' reads met damage (the probe's may still be served)
+            return JSONResponse({"status": "error", **health}, status_code=503)
+        return JSONResponse({"status": "ok", **health, "database": health["database"]
+                             if health["database"] in ("read-only", "damaged") else "ready"})
 
     security = transport_security(http)
     app = mcp.streamable_http_app(

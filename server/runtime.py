@@ -211,8 +211,9 @@ class Runtime:
 
     def health(self) -> dict[str, str]:
         """Readiness without blocking: ``database`` "ready", "read-only" or "damaged" (reads served where
-        they can be; ``writes`` then says why they are refused), "opening" or "error: <why>", ``model``
-        "ready", "loading" or "degraded: keyword search only"."""
+        they can be; ``writes`` then says why they are refused), "not ready" with ``reason`` "damaged" (a
+        call's read met the damage: ``Backend.unreadable``), "opening" or "error: <why>",
+        ``model`` "ready", "loading" or "degraded: keyword search only"."""
         store = self._store
         if store is None and self.open_error is not None:
             return {"database": f"error: {self.open_error}", "model": "not loaded"}
@@ -220,6 +221,8 @@ class Runtime:
             model = "loading"
         else:
             model = "ready" if self.vector_reason is None else "degraded: keyword search only"
+        if store is not None and store.backend.unreadable:
+            return {"database": "not ready", "reason": "damaged", "model": model}
         if store is not None and store.backend.damaged:
             return {"database": "damaged", "writes": f"refused: {store.backend.damaged}", "model": model}
         if store is not None and store.backend.read_only:

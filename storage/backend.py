@@ -432,7 +432,8 @@ class Backend(Protocol):
     ``kind``: "sqlite" or "postgresql"; ``location``: the file or the URL without its
     password; ``read_only``: why every write will be refused (a SQLite file on a read-only
     file system), or None; ``damaged``: the same once this process found the SQLite file
-    damaged. What the CLI and a server's start ask beyond the memory rules (``stats``,
+    damaged; ``unreadable``: the same once a read of a tenant met the damage (reads are refused
+    too). What the CLI and a server's start ask beyond the memory rules (``stats``,
     ``check``, ``rebuild_keyword_index``, ``reset_vectors``, ``put_setting``, ``warm_up``)
     are each backend's own methods (the same on both), not this contract.
     """
@@ -441,6 +442,7 @@ class Backend(Protocol):
     location: str
     read_only: str | None
     damaged: str | None
+    unreadable: str | None
 
     def read(self, tenant: str | None) -> AbstractContextManager[Reader]:
         """One read transaction bound to ``tenant`` (None: maintenance across tenants)."""

@@ -42,6 +42,7 @@ class PostgresBackend:
     kind = "postgresql"
     read_only: str | None = None  # as SqliteBackend's: a read-only server refuses each write itself
     damaged: str | None = None  # as SqliteBackend's: PostgreSQL refuses what it cannot read or write itself
+    unreadable: str | None = None  # as SqliteBackend's: a read PostgreSQL refuses says so itself
 
     def __init__(self, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, pool_size: int = POOL_SIZE) -> None:
         self.location = location(url)

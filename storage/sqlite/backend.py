@@ -72,6 +72,9 @@ class SqliteBackend:
         migrate(self._conn)
         self.read_only = self._conn.read_only  # why writes are refused (read-only file system or file), or None
         self.damaged: str | None = None  # why writes are refused once damage was seen (:meth:`found_damage`), or None
+        # Why calls' reads are refused once one met damage: a read of a tenant, never the readiness probe's (of no
+        # tenant, it may still be served: issue 25 §6); as ``damaged``, until a restart on a recovered file.
+        self.unreadable: str | None = None
         self._submit = submit
         if submit is not None:
             self._conn.set_wal_hook(self._committed)  # (replaces SQLite's checkpoint inside the commit)
@@ -117,10 +120,13 @@ class SqliteBackend:
                 yield tx
             finally:
                 tx.conn.execute("COMMIT")
-        except (apsw.CorruptError, apsw.NotADBError) as exc:
-            raise self.found_damage(exc) from exc
-        except UnicodeDecodeError as exc:  # memvault writes only UTF-8: bytes written over a text's
-            raise self.found_damage(apsw.CorruptError(f"a text is not UTF-8: {exc.reason}")) from exc
+        except (apsw.CorruptError, apsw.NotADBError, UnicodeDecodeError) as exc:
+            # memvault writes only UTF-8: a text that is not was written over
+            error = self.found_damage(exc if isinstance(exc, apsw.Error) else
+                                      apsw.CorruptError(f"a text is not UTF-8: {exc.reason}"))
+            if tenant is not None:
+                self.unreadable = self.unreadable or str(error)
+            raise error from exc
         finally:
             with self._reads_changed:
                 self._reads[generation] -= 1

@@ -1,0 +1,77 @@
+"""A request whose line and headers are over the team server's limit is refused naming the largest of them
+(issue 25 §6): a tool's name sent through the SDK's client goes into the Mcp-Name header, and a 120 KB one
+got "the request line and headers are 120,235 bytes" without saying which."""
+
+from __future__ import annotations
+
+import anyio
+import httpx2
+import pytest
+from httpwire import HttpServer
+from mcp import Client, MCPError
+from mcp.client.streamable_http import streamable_http_client
+
+from memvault.server.http import HEAD_MAX_BYTES
+
+pytestmark = pytest.mark.slow
+LIMIT = f"the limit is {HEAD_MAX_BYTES:,}"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    s = HttpServer(tmp_path_factory.mktemp("sizes") / "m.db", "--auth", "none")
+    yield s
+    s.close()
+
+
+def _call(name: str) -> dict[str, object]:
+    return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": {}}}
+
+
+def _post(server: HttpServer, headers: dict[str, str], query: str = "", name: str = "recall") -> httpx2.Response:
+    sent = {"content-type": "application/json", "accept": "application/json", **headers}
+    return httpx2.post(f"{server.url}{query}", json=_call(name), headers=sent, timeout=30)
+
+
+@pytest.mark.parametrize(("headers", "query", "named"), [
+    ({"mcp-name": "r" * 120_000, "mcp-method": "tools/call"}, "", "the 'Mcp-Name' header"),
+    ({"mcp-name": "r" * 40_000}, "", "the 'Mcp-Name' header"),
+    ({"x-trace-context": "t" * 33_000}, "", "the 'X-Trace-Context' header"),
+    ({"cookie": "c=" + "v" * 40_000}, "", "the 'Cookie' header"),
+    ({f"x-part-{i}": "p" * (900 + i) for i in range(40)}, "", "the 'X-Part-39' header"),
+    ({}, "?q=" + "s" * 40_000, "the request target"),
+], ids=["mcp-name 120 KB", "mcp-name 40 KB", "another header", "cookie", "many headers", "query string"])
+def test_a_head_over_the_limit_is_refused_naming_its_largest_part(server: HttpServer, headers: dict[str, str],
+                                                                   query: str, named: str) -> None:
+    response = _post(server, headers, query)
+    assert response.status_code == 400 and response.headers["content-type"] == "application/json"
+    said = response.json()
+    assert said["error"] == "invalid_request", said
+    described = said["error_description"]
+    assert described.startswith("the request line and headers are ") and described.endswith(f"of them {named}; {LIMIT}")
+    assert "p" * 100 not in described and "v" * 100 not in described  # never the value
+
+
+def test_a_long_name_within_the_limit_reaches_the_tools(server: HttpServer) -> None:
+    response = _post(server, {"mcp-name": "r" * 20_000, "mcp-method": "tools/call"}, name="r" * 20_000)
+    assert response.status_code == 200 and response.json()["result"]["isError"], response.text
+    assert "unknown tool" in response.json()["result"]["content"][0]["text"]
+
+
+def test_the_sdk_clients_long_tool_name_is_refused_naming_the_mcp_name_header(server: HttpServer) -> None:
+    answers: list[httpx2.Response] = []
+
+    async def kept(response: httpx2.Response) -> None:
+        await response.aread()
+        answers.append(response)
+
+    async def call() -> None:
+        async with httpx2.AsyncClient(event_hooks={"response": [kept]}, timeout=30) as http:
+            async with Client(streamable_http_client(server.url, http_client=http)) as c:
+                with pytest.raises(MCPError):  # the SDK's client raises on a 400, without its body
+                    await c.call_tool("r" * 120_000, {})
+
+    anyio.run(call)
+    refused = answers[-1]
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["error_description"].endswith(f"of them the 'Mcp-Name' header; {LIMIT}")

@@ -1,0 +1,188 @@
+"""/healthz tells the truth about a SQLite file damaged in part while the team server runs (issue 25 §6).
+
+The readiness read (the header, the settings, one key's row) lives in pages a cut or a stray write can
+spare while every recall meets the damage: /healthz said 200 "damaged" while each call was a tool error.
+Once a call's read has met the damage it is 503 "not ready" (reason "damaged", never a path) from the next
+/healthz on; damage no call meets, and a busy sound server, stay 200.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+from httpwire import HttpServer, client, new_key
+from sqlite_raw import overwrite_pages
+
+from memvault.storage.embeddings import Embedder
+from memvault.storage.store import Store
+
+pytestmark = pytest.mark.slow
+PAGE = 4096  # SQLite's default page size, memvault's
+DAMAGED = "the database file is damaged"
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> tuple[Path, str]:
+    """A closed file of 300 memories of tenant acme (about 250 pages) and a key of acme."""
+    db = tmp_path_factory.mktemp("template") / "m.db"
+    key = new_key(db, "acme")
+    store = Store(db, real_embedder)
+    try:
+        for i in range(300):
+            store.remember(tenant="acme", scope="default",
+                           content=f"Host {i} of the fleet runs service svc-{i} on rack {i % 17}, owner team-{i % 7}.")
+    finally:
+        store.close()
+    return db, key
+
+
+def _cut_to(fraction: float) -> Callable[[Path], None]:
+    def cut(db: Path) -> None:
+        with open(db, "r+b") as f:
+            f.truncate(int(db.stat().st_size * fraction) // PAGE * PAGE)
+    cut.__name__ = f"cut to {fraction}"
+    return cut
+
+
+def _half_a_page_off(db: Path) -> None:
+    with open(db, "r+b") as f:
+        f.truncate(db.stat().st_size // 2)  # inside a page
+
+
+def _last_page_gone(db: Path) -> None:
+    with open(db, "r+b") as f:
+        f.truncate(db.stat().st_size - PAGE)
+
+
+def _middle_page_overwritten(db: Path) -> None:
+    with open(db, "r+b") as f:
+        f.seek(db.stat().st_size // PAGE // 2 * PAGE)
+        f.write(b"\xa5" * PAGE)
+
+
+def _header_zeroed(db: Path) -> None:
+    with open(db, "r+b") as f:
+        f.write(b"\x00" * 100)
+
+
+def _tag_index_overwritten(db: Path) -> None:
+    """Pages no recall reads (the tag index: the file has no tags), in the closed file: the server's check
+    at start finds them, so writes are refused and reads served."""
+    overwrite_pages(db, "memory_tags_by_tag")
+
+
+def _keyword_index_overwritten(db: Path) -> None:
+    """Pages every recall of acme reads (its keyword index), in the closed file: found at start too."""
+    overwrite_pages(db, "memories_fts_1_data")
+
+
+async def _calls(server: HttpServer, key: str, n: int) -> tuple[tuple[bool, str], tuple[bool, str]]:
+    """(is_error, text) of a recall and of a remember over the SDK's streamable HTTP client."""
+    async with client(server.url, key) as c:
+        recalled = await c.call_tool("recall", {"query": f"which host runs svc-{40 + n}"})
+        remembered = await c.call_tool("remember", {"content": f"The printer on floor {n} is out of toner."})
+    return (recalled.is_error, recalled.content[0].text), (remembered.is_error, remembered.content[0].text)
+
+
+def _health(server: HttpServer) -> httpx2.Response:
+    return httpx2.get(f"{server.base}/healthz", timeout=30)
+
+
+# (damage, whether recall fails (None: as the pages hit fall), /healthz's reason while it does); the last two
+# damage the closed file between two servers.
+DAMAGES = [
+    (_cut_to(0.5), True, "damaged"), (_half_a_page_off, True, "damaged"), (_cut_to(0.75), True, "damaged"),
+    (_last_page_gone, True, "damaged"), (_middle_page_overwritten, None, "damaged"),
+    (_header_zeroed, True, "unavailable"), (_keyword_index_overwritten, True, "damaged"),
+    (_tag_index_overwritten, False, None),
+]
+CLOSED = (_keyword_index_overwritten, _tag_index_overwritten)
+TOOL_CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+             "params": {"name": "recall", "arguments": {"query": "which host runs svc-42"}}}
+
+
+@pytest.mark.parametrize(("damage", "fails", "reason"), DAMAGES, ids=lambda v: getattr(v, "__name__", str(v)))
+def test_healthz_is_not_ready_from_the_first_look_after_a_call_met_the_damage(
+        tmp_path: Path, template: tuple[Path, str], damage: Callable[[Path], None], fails: bool | None,
+        reason: str | None) -> None:
+    db = tmp_path / "m.db"
+    shutil.copy(template[0], db)
+    server = HttpServer(db, logs=tmp_path)
+    try:
+        (recall_failed, _), (remember_failed, _) = anyio.run(_calls, server, template[1], 0)
+        assert not recall_failed and not remember_failed
+        if damage in CLOSED:
+            server.close()
+            damage(db)
+            server = HttpServer(db, logs=tmp_path)
+            deadline = time.monotonic() + 60  # the server's check at start (in the background) finds it
+            while _health(server).json()["database"] == "ready" and time.monotonic() < deadline:
+                time.sleep(0.2)
+        else:
+            damage(db)
+        looks = []
+        for n in range(1, 4):
+            if reason == "unavailable":  # refused before any tool: HTTP 503 (what the SDK's client raises on)
+                refused = server.post(template[1], TOOL_CALL)
+                assert refused.status_code == 503 and refused.json()["error"] == "database_unavailable"
+                looks.append(((True, refused.text), (True, refused.text), _health(server)))
+                continue
+            recalled, remembered = anyio.run(_calls, server, template[1], n)
+            looks.append((recalled, remembered, _health(server)))
+        log = server.log()
+    finally:
+        server.close()
+    met = False  # a call's read has met the damage: /healthz says so from its next look on
+    for (recall_failed, recall_text), (remember_failed, remember_text), health in looks:
+        assert fails is None or recall_failed is fails, recall_text
+        met = met or recall_failed
+        said = health.json()
+        assert str(db) not in health.text and "Traceback" not in log
+        if met:
+            assert remember_failed
+            assert health.status_code == 503 and said == {"status": "error", "database": "not ready",
+                                                          "reason": reason, "model": said["model"]}, health.text
+            assert reason != "damaged" or DAMAGED in remember_text and (DAMAGED in recall_text or not recall_failed)
+        else:
+            assert health.status_code == 200 and said["status"] == "ok", health.text
+            assert said["database"] == ("damaged" if damage in CLOSED else "ready")
+
+
+def test_a_busy_sound_server_stays_ready(tmp_path: Path, template: tuple[Path, str]) -> None:
+    db = tmp_path / "m.db"
+    shutil.copy(template[0], db)
+    server = HttpServer(db, logs=tmp_path)
+    looks: list[httpx2.Response] = []
+
+    async def busy() -> list[tuple[bool, str]]:
+        done: list[tuple[bool, str]] = []
+
+        async def caller(first: int) -> None:
+            for n in range(first, first + 8):
+                done.extend(await _calls(server, template[1], n))
+
+        async def prober() -> None:
+            for _ in range(20):
+                looks.append(await anyio.to_thread.run_sync(_health, server))
+                await anyio.sleep(0.1)
+
+        async with anyio.create_task_group() as tasks:
+            for first in (0, 100, 200):
+                tasks.start_soon(caller, first)
+            tasks.start_soon(prober)
+        return done
+
+    try:
+        done = anyio.run(busy)
+        looks.append(_health(server))
+    finally:
+        server.close()
+    assert [text for failed, text in done if failed] == []
+    assert len(done) == 48
+    assert {(r.status_code, r.json()["status"], r.json()["database"]) for r in looks} == {(200, "ok", "ready")}
