@@ -413,7 +413,7 @@ def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoRe
 # Commands that read a tenant's memories and write none (the others taking --tenant write); their scope
 # setting is a filter, which may name a scope stored before the name rules (config.read_scope).
 READING = ("recall", "list", "show", "export")
-# Commands that write memories: SQLite's quick check of the file runs first (issue 25; its cost:
+# Commands that write memories: SQLite's quick check of the file runs first (its cost:
 # docs/storage-tuning.md#the-damage-check). Not doctor or reindex, which repair.
 CHECKED_FIRST = ("remember", "supersede", "forget", "confirm", "import", "consolidate")
 

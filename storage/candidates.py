@@ -530,8 +530,8 @@ def names(query: str) -> list[str]:
                 continue
             lower = word.lower()
             named = word[:1].isupper() or (digit and word[:1].isalpha())
-            # "IT" of "who handles IT?" is an acronym, not the pronoun (trial 60: dropped, "HR is handled by
-            # Gusto" answered sure); "OR", "AND", ... stay keyword operators.
+            # "IT" of "who handles IT?" is an acronym, not the pronoun; "OR", "AND", ... stay keyword
+            # operators.
             if named and (lower not in STOP_WORDS or identifier) and lower not in QUERY_OPERATORS \
                     and word not in found:
                 found.append(word)

@@ -1,8 +1,8 @@
-"""Consolidation without a model (issue 27): old, unimportant episodes compacted into one digest
-per scope and ISO week (deterministic, extractive), and a scan for contradicting pairs of current
-memories that ``Store.review`` lists with decayed ones. Every write is one short transaction;
-a crash between two loses nothing, and a run again completes the rest.
-More: docs/how-memory-works.md#consolidation."""
+"""Consolidation without a model: old, unimportant episodes compacted into one digest per scope
+and ISO week (deterministic, extractive), and a scan for contradicting pairs of current memories
+that ``Store.review`` lists with decayed ones. Every write is one short transaction; a crash
+between two loses nothing, and a run again completes the rest. More:
+docs/how-memory-works.md#consolidation."""
 
 from __future__ import annotations
 
@@ -461,9 +461,9 @@ def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
     """For each memory of ``older`` (id: memory) the older of a kept pair that waits for review (as
     :func:`review` reads them), its newest newer memory, followed while that one is the older of such a pair
     in turn (``CHAIN_STEPS`` at most): {older id: (newer seq, newer memory)}, the end of the chain, so a mark
-    never names a memory outdated itself (trial verify63 N7: one fact changed 62 times). By index, by those
-    ids and their newers' (recall marks its hits with it); only when a newer is the older of a pair in turn,
-    the tenant's pairs (``PAIRS_KEPT`` at most) and the rows of the chains, once."""
+    never names a memory outdated itself. By index, by those ids and their newers' (recall marks its hits
+    with it); only when a newer is the older of a pair in turn, the tenant's pairs (``PAIRS_KEPT`` at most)
+    and the rows of the chains, once."""
     first = waiting_newer(tx, tenant, older, now, scopes)
     onward = sorted({m.id for _, m in first.values()})
     if not onward or not tx.review_pairs(tenant, older=onward):

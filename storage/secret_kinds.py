@@ -77,9 +77,9 @@ KIND_REACH = 200  # characters before a value where the word naming it may start
 
 def kinds_before(line: str) -> Callable[[int], str]:
     """:func:`named_kind` of ``line[:at]`` for each offset ``at`` of ``line``, the words of ``line`` found
-    once (a line of many values, each read again from 200 characters before it, took 0.1 ms a character
-    to redact: issue 25). The words are those one scan of the line finds (a word cut at the value, as
-    the value's start reads it); their kinds are read when asked."""
+    once (a line of many values, each read again from 200 characters before it, took 0.1 ms a character to
+    redact). The words are those one scan of the line finds (a word cut at the value, as the value's start
+    reads it); their kinds are read when asked."""
     words_ = _kind_spots().finditer(line)
     spots: list[tuple[int, int]] = []
     starts: list[int] = []

@@ -258,7 +258,7 @@ class _TextMatch:
     """An RE2 match over a text's UTF-8 (:func:`utf8`) read as a match over the text: offsets in
     characters, groups as ``str``. RE2's wrapper decodes every offset of every match of a ``str`` (its
     own ``finditer`` took 2-3 times as long per match; decoys such as "pwd='" repeated match every few
-    characters: issue 25)."""
+    characters)."""
 
     __slots__ = ("_match", "_chars", "string", "re", "_last")
 

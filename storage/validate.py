@@ -27,7 +27,7 @@ from .timefmt import format_ms, parse_iso
 # A quoted span of a line, kept whole, or a run of spaces, folded to one (``content_hash``): linear, as
 # a quote with no closing one on its line means no later one of its kind there to start a scan.
 _QUOTED_OR_SPACES = re.compile(r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|[^\S\t]+""")
-_FINAL_STOP = re.compile(r"(?:[.。!！]|…|\.\.\.)\Z")  # a restatement ending in a stop is the same (trials 53 #11, 54 #6)
+_FINAL_STOP = re.compile(r"(?:[.。!！]|…|\.\.\.)\Z")  # a restatement ending in a stop is the same
 _INLINE_CODE_MARK = re.compile(r"(?<!`)`(?!`)")  # `npm ci` and npm ci alike; a fence (```) stays
 _LEADING_BLANK_LINES = re.compile(r"\A\s*\n")  # up to the last line break before the first character
 _HEX = re.compile(r"[0-9a-f]+")
@@ -62,7 +62,7 @@ _SPLITTERS = r"[[\p{M}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]"
 # ASCII text, most of what a hook scans, needs no `regex` (0.015-0.02 s to import: docs/hooks.md#speed).
 _ASCII_IGNORABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Dashes a reader takes for "-", and lines for "_", that NFKC leaves as they are (U+2011 becomes U+2010):
-# a key written with one of them reads as the key (adversarial pass 50: "sk\u2010proj-..." was stored).
+# a key written with one of them reads as the key.
 _DASHES = str.maketrans({**dict.fromkeys("\u02d7\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u2796\u2e3a\u2e3b\u301c", "-"),
                          "\u2017": "_"})
 _ASCII_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f]")
@@ -316,9 +316,9 @@ PRIVATE_REMOVED = "private"  # what a result's ``redacted`` names when ``<privat
 
 
 def public_content(value: str, field: str = "content") -> tuple[str, bool]:
-    """:func:`content` of ``value`` without its ``<private>...</private>`` spans (issue 26: text inside
-    them is never stored; an unclosed one runs to the end: ``secrets.without_private``, as the hooks
-    drop them), and whether any was dropped.
+    """:func:`content` of ``value`` without its ``<private>...</private>`` spans (text inside them is never
+    stored; an unclosed one runs to the end: ``secrets.without_private``, as the hooks drop them), and
+    whether any was dropped.
 
     Raises:
         InvalidInput: as :func:`content`, or nothing is left once the spans are dropped.
