@@ -18,9 +18,9 @@ from .secret_documents import PROPERTIES, block_scalar_lines, parsed, structured
 
 # Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run standing
 # alone ("password: ****") is a placeholder, kept. Linear: a run is tried from its first mark only (a run of "*"
-# tried from each took quadratic time). Each pattern here that starts with a look-around is gated by a look-ahead
-# of the characters its matches start with: Python's ``re`` tried every alternative at every character (0.3 s of
-# the GIL on 256 KiB of "x").
+# tried from each takes quadratic time). Each pattern here that starts with a look-around is gated by a look-ahead
+# of the characters its matches start with, else Python's ``re`` tries every alternative at every character
+# (docs/storage-tuning.md#the-credential-scans-regular-expressions).
 _MARKS = re.compile(r"(?=[*`~_])(?:(?<=[\w:])[*`~]+|(?<![*`~])[*`~]++(?=\w)|(?<!\w)_{1,2}(?=\w)"
                     r"|(?<=[\w:])_{1,2}(?!\w))")
 # For :func:`regex_windows.sub`: a match starts at a mark, and shows within 3 characters, a run of "*`~" and the

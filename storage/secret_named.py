@@ -326,8 +326,8 @@ class NamedCredentialDetector(Detector):
     def patterns(self, text: str) -> list[Any]:
         """The patterns that can match in ``text``, in order: those whose cover (``regex_cover``, the
         words naming a credential and what may follow them) ``text`` casefolded holds, compiled when first
-        needed. A pattern left out matches nowhere in ``text``, so the others find the same values. RE2
-        took 0.04-0.2 s to compile all of them, in every hook (docs/hooks.md#speed)."""
+        needed. A pattern left out matches nowhere in ``text``, so the others find the same values
+        (docs/hooks.md#speed)."""
         return [named_pattern(i) for i in needed(text)]
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:

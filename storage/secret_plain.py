@@ -65,8 +65,8 @@ _SETTING = frozenset("true false yes no on off null nil undef foo bar baz qux fo
 # What a text writes where a password goes (:func:`placeholder`). For every detector: a word in capitals saying what
 # goes there (PASSWORD, DB_PASS, YOUR_TOKEN, CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/
 # pwd/secret/token, or the name of the 1Password manager ("パスワードは1Passwordにあります": where it is kept); any
-# other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db"). RE2: Python's ``re`` took quadratic time
-# on a run of PASS (0.6 s on 8,000 characters).
+# other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db"). RE2: Python's ``re`` takes quadratic time
+# on a run of PASS (docs/storage-tuning.md#the-credential-scans-regular-expressions).
 _PLACEHOLDER_ANY = re2.compile(
     r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
     r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)", OPTIONS)

@@ -116,12 +116,12 @@ PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredenti
 # digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value.
 # What ``secrets.redact`` writes in a credential's place (``[GitHub token]``) is one too.
 # So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
-# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` took
-# cubic time on a quoted value of spaces (0.15 s on 200 characters).
+# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` takes
+# cubic time on a quoted value of spaces (docs/storage-tuning.md#the-credential-scans-regular-expressions).
 @functools.cache
 def _reference() -> Any:
     """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
-    hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
+    hold none (docs/hooks.md#speed)."""
     return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)|\$env:[\pL\pN_]+|%[A-Za-z_][A-Za-z0-9_]*%"
                           # a command's output in its place: "$(op read op://dev/x/key)", "$(cat ~/.pw)"
                           r"|\$\([^()\n]{1,200}\)?"
