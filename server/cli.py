@@ -385,8 +385,8 @@ class _QuietParser(argparse.ArgumentParser):
 
 def _hook_args(argv: Sequence[str]) -> argparse.Namespace | None:
     """``memvault hook ...`` parsed by the ``hook`` command's parser alone, or None when ``argv`` is
-    not a hook's or that parser refuses it (then :func:`parse` refuses it in its own words). Building
-    every command's parser takes 0.03-0.05 s, a tenth of a hook's budget (docs/hooks.md#speed)."""
+    not a hook's or that parser refuses it (then :func:`parse` refuses it in its own words): building
+    every command's parser is slow for a hook (docs/hooks.md#speed)."""
     if argv[:1] != ["hook"]:
         return None
     parser = _QuietParser(prog="memvault hook", add_help=False)  # -h: an extra word, for parse()

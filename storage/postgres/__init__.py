@@ -82,7 +82,7 @@ class PostgresBackend:
     def maintain(self, stop: Callable[[], bool]) -> bool:
         """Nothing, off the request path: PostgreSQL keeps the HNSW index up to date itself, and
         :meth:`scrub` (``VACUUM FULL``, which shuts every reader and writer out for its whole run:
-        7 s at 100,000 memories, docs/postgresql.md#what-forget-guarantees) runs only when asked
+        docs/postgresql.md#what-forget-guarantees) runs only when asked
         (``Upkeep.scrub``: ``memvault doctor``). True when no scrub is due."""
         return self._scrub_due() is None
 
