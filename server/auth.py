@@ -477,7 +477,7 @@ class JwtVerifier:
     async def _refuse_lookalike(self, tenant: str) -> None:
         """Refuse a tenant claim that differs from a tenant of the database only by letter case or
         compatibility form (``ACME`` beside ``acme``): its callers would share an empty memory beside
-        the tenant meant (trial 59 #8). The 401 names no tenant (another's name); the log names both.
+        the tenant meant. The 401 names no tenant (another's name); the log names both.
 
         Raises:
             TokenRefused: naming the claim and the rule.
@@ -651,7 +651,7 @@ def missing_scope(granted: Collection[str], body: bytes, key: bool = False) -> s
         return READ
     if WRITE in granted or key:
         return None
-    from .wire import loads  # values and keys counted before it is parsed (adversarial pass 59 F1)
+    from .wire import loads  # values and keys counted before it is parsed
 
     try:
         value = loads(body)

@@ -403,8 +403,7 @@ def resourcerefusal(resources: tuple[str, ...], uri: str) -> str | None:
     if twice is not None:
         return (f"uri: the query parameter {twice!r} is given {names.count(twice)} times; the resource reads "
                 "one value of it: give it once")
-    # One scan of every text, a line each (a scan's cost per text, not per character, made 19,000
-    # pieces 25 s: adversarial pass 48); each text once
+    # One scan of every text, a line each (docs/team-server-security.md); each text once
     held = credentials_in("\n".join(dict.fromkeys(text for name, eq, value in [*pieces, (fragment, "", "")]
                                                    for text in (() if name in taken else (
                                                        name + eq + value, unquote_plus(name), unquote_plus(value)))

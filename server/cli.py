@@ -385,8 +385,8 @@ class _QuietParser(argparse.ArgumentParser):
 
 def _hook_args(argv: Sequence[str]) -> argparse.Namespace | None:
     """``memvault hook ...`` parsed by the ``hook`` command's parser alone, or None when ``argv`` is
-    not a hook's or that parser refuses it (then :func:`parse` refuses it in its own words). Building
-    every command's parser takes 0.03-0.05 s, a tenth of a hook's budget (docs/hooks.md#speed)."""
+    not a hook's or that parser refuses it (then :func:`parse` refuses it in its own words): building
+    every command's parser is slow for a hook (docs/hooks.md#speed)."""
     if argv[:1] != ["hook"]:
         return None
     parser = _QuietParser(prog="memvault hook", add_help=False)  # -h: an extra word, for parse()
@@ -413,7 +413,7 @@ def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoRe
 # Commands that read a tenant's memories and write none (the others taking --tenant write); their scope
 # setting is a filter, which may name a scope stored before the name rules (config.read_scope).
 READING = ("recall", "list", "show", "export")
-# Commands that write memories: SQLite's quick check of the file runs first (issue 25; its cost:
+# Commands that write memories: SQLite's quick check of the file runs first (its cost:
 # docs/storage-tuning.md#the-damage-check). Not doctor or reindex, which repair.
 CHECKED_FIRST = ("remember", "supersede", "forget", "confirm", "import", "consolidate")
 

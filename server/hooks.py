@@ -214,7 +214,7 @@ def prompt_context(store: Store, caller: Caller, prompt: str, cwd: str | None = 
     for asked in asked_all:
         if last is not None and asks_for_last_session(asked):  # the digest is its whole answer: no more episodes
             continue
-        try:  # as the recall tool searches, without its wire models (pydantic: 0.1-0.2 s to import)
+        try:  # as the recall tool searches, without its wire models (pydantic: docs/hooks.md#speed)
             outcome, shown = search.recall(store, caller, asked, limit=PROMPT_MEMORIES, kinds=[
                 kind for kind in KINDS if kind != "episode" or refers_to_last_session(asked)])
         except InvalidInput:  # e.g. a prompt of symbols only: no memory can answer it

@@ -243,7 +243,7 @@ class Guard:
     async def refusal(self, scope: Scope) -> Response | None:
         """The response refusing the request of ``scope``, or None to pass it on. Each refusal
         logged counts against its address (``FAILED_AUTH_PER_MINUTE``): past it, 429 and no log
-        line, so one client cannot grow the log without bound (adversarial pass 53 F3)."""
+        line, so one client cannot grow the log without bound."""
         wait = self.failures.wait_s(_address(scope), count=False)
         if wait > 0:
             return _too_many(wait, "with refused requests or failed authentication from this address")
@@ -252,8 +252,8 @@ class Guard:
             # The SDK matches "name:*" as a prefix ("localhost:1:2" passed); a port here is digits, whole.
             if (value is not None or name == b"host") and not allowed((value or "").lower(), self.allowed[name]):
                 self._failed(scope)
-                # Named by its length and a digest, never quoted: the client chose it (adversarial pass 56 F2);
-                # an operator checks a host they expected with `printf %s HOST | sha256sum`.
+                # Named by its length and a digest, never quoted: the client chose it; an operator checks a
+                # host they expected with `printf %s HOST | sha256sum`.
                 log.warning("refused the %s header: not an allowed %s (%d characters, sha256 %s); --allowed-%s "
                             "accepts more", name.decode(), name.decode(), len(value or ""),
                             hashlib.sha256((value or "").encode("latin-1")).hexdigest()[:12], name.decode())
@@ -392,8 +392,8 @@ class DatabaseWatch:
         :data:`PROBE_TIMEOUT_S` of this process's own time from the read's start: counted in ticks of the loop,
         each counted once however late it runs. A process busy with its own work (a long scan of a tenant's
         text holding the GIL) runs its ticks late and is given the time; counted by the wall clock, it called
-        its database unready and every tenant got 503 (issue 25 §1.1). A database that hangs still times out,
-        the loop's ticks on time."""
+        its database unready and every tenant got 503. A database that hangs still times out, the loop's ticks
+        on time."""
         began: list[bool] = []
         answers: list[tuple[str, str] | None | Exception] = []
 
@@ -445,8 +445,8 @@ class DatabaseWatch:
             if self.backend == "sqlite":  # moved or replaced: problem() asked _moved() first
                 store.backend.read_header()  # damage found here is damage met: writes refused from now on
             with store.backend.read(None) as tx:  # a real read, as every request's: a refused connection raises,
-                tx.settings()  # and so does damage every call meets (trial verify66 N3: /healthz said ready
-                tx.api_keys(key_hash=_NO_KEY)  # while each call was refused for a damaged key table)
+                tx.settings()  # and so does damage every call meets (a damaged key table
+                tx.api_keys(key_hash=_NO_KEY)  # refuses every call: not ready)
         except MemvaultError as exc:
             return ("unavailable", str(exc))
         finally:
@@ -601,7 +601,7 @@ _NOT_ACCEPTABLE = re.compile(rb";\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)", re.IGNORE
 
 def _accepted(values: Iterable[bytes]) -> set[bytes]:
     """The media types Accept headers name, lower-cased, but those of quality 0: "not acceptable"
-    (RFC 9110 §12.4.2; trial 52: ``application/json;q=0, text/event-stream`` got JSON)."""
+    (RFC 9110 §12.4.2;q=0, text/event-stream`` got JSON)."""
     return {item.split(b";")[0].strip().lower() for value in values for item in value.split(b",")
             if not _NOT_ACCEPTABLE.search(item)}
 
@@ -730,7 +730,7 @@ class _Shown(str):
 
 def _uri_shown(record: logging.LogRecord) -> bool:
     """A filter on the SDK's server log: a resource URI it quotes (a failed read's) cut, and one holding a
-    credential named, never quoted (adversarial pass 57 F2)."""
+    credential named, never quoted."""
     if isinstance(record.args, tuple):
         record.args = tuple(_Shown(a) if isinstance(a, str) and a.startswith("memory://") else a
                             for a in record.args)
@@ -965,7 +965,7 @@ def _protocol(failures: RateLimiter) -> type:
         def send_400_response(self, msg: str) -> None:
             # h11 refused what the client sent. The application's task for the request may have
             # started: it must not answer too, nor after an answer of its own, on a connection
-            # h11 has closed (a traceback per request: adversarial pass 57 F1).
+            # h11 has closed (a traceback per request).
             failures.wait_s(_address({"client": self.client}))
             if self.cycle is not None and not self.cycle.response_complete:
                 self.cycle.disconnected = True  # as connection_lost sets it, at once: its sends are dropped

@@ -1,6 +1,6 @@
 """A server's log, bounded: at most so many lines a minute of each message, whatever its
-values, so that no client can grow the log without limit by repeating a refused request
-(adversarial pass 53 F3: 387 refused Host headers in 5 s wrote 418 KB)."""
+values, so that no client can grow the log without limit by repeating a refused
+request."""
 
 from __future__ import annotations
 

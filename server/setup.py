@@ -60,7 +60,7 @@ def launcher() -> tuple[str, list[str]]:
     return sys.executable, ["-m", "memvault.server", "serve"]
 
 
-def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
+def for_client(client: str, config: Config) -> Setup:
     """The entry for ``client`` with this configuration's database (absolute), tenant and scope.
 
     Raises:
@@ -78,7 +78,7 @@ def for_client(client: str, config: Config, cwd: Path | None = None) -> Setup:
             env[name] = str(Path(os.path.expanduser(value)).absolute()) if name.endswith("FILE") else value
     entry: dict[str, object] = {"command": command, "args": args, "env": env}
     private = bool(secrets_in(env["MEMVAULT_DB"]))
-    here = cwd or Path.cwd()
+    here = Path.cwd()
     if client == "claude-desktop":
         from platformdirs import user_config_path  # macOS Application Support, Windows %APPDATA%, XDG
 

@@ -182,7 +182,7 @@ def _run_reindex(store: Store) -> int | None:
 
 def _index_vectors(store: Store) -> None:
     """Bring the vector index up to date before exiting, so the first server does not while an agent
-    waits (issue 28); Ctrl-C leaves the rest to the server."""
+    waits; Ctrl-C leaves the rest to the server."""
     from memvault.storage.errors import Busy, StorageUnavailable
 
     bar = progress_bar(unit="step", desc="vector index")

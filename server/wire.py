@@ -135,10 +135,10 @@ def not_utf8(data: bytes, what: str) -> str | None:
 
 
 # Object members (keys) in one body or line, in all: a batch of 50 calls holds about 1,000; see
-# docs/team-server-security.md (adversarial pass 57 F3).
+# docs/team-server-security.md.
 MEMBERS_MAX = 2_000
 # JSON values in one body or line, as :func:`values_over` counts them: a batch of 50 remember calls with
-# every argument and 20 tags counts about 4,400; see docs/team-server-security.md (adversarial pass 59 F1).
+# every argument and 20 tags counts about 4,400; see docs/team-server-security.md.
 VALUES_MAX = 10_000
 
 
@@ -168,10 +168,9 @@ def values_over(data: bytes, limit: int = VALUES_MAX) -> bool:
     """Whether the JSON text ``data`` holds more than ``limit`` values, counted without parsing it: its
     strings (keys too) and the ``[``, ``{`` and ``,`` outside them (each opens a value or comes before
     one), whatever the nesting. Parsing and validating an empty array or a ``null`` costs far more than
-    its bytes (adversarial pass 59 F1: 85,000 ``[]`` in 255 KB held the event loop 0.6 s); this count
-    is a few passes of ``bytes.replace`` and ``count`` over the text, linear at C speed, and the strings
-    are cut out only when they are at most ``limit`` (so at most that many pieces). Invalid JSON may
-    count wrongly; it is refused either way."""
+    its bytes; this count is a few passes of ``bytes.replace`` and ``count`` over the text, linear at C
+    speed, and the strings are cut out only when they are at most ``limit`` (so at most that many
+    pieces). Invalid JSON may count wrongly; it is refused either way."""
     flat = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # no escaped quote is left inside a string
     strings = flat.count(b'"') // 2
     if strings > limit:

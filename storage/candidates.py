@@ -530,8 +530,8 @@ def names(query: str) -> list[str]:
                 continue
             lower = word.lower()
             named = word[:1].isupper() or (digit and word[:1].isalpha())
-            # "IT" of "who handles IT?" is an acronym, not the pronoun (trial 60: dropped, "HR is handled by
-            # Gusto" answered sure); "OR", "AND", ... stay keyword operators.
+            # "IT" of "who handles IT?" is an acronym, not the pronoun; "OR", "AND", ... stay keyword
+            # operators.
             if named and (lower not in STOP_WORDS or identifier) and lower not in QUERY_OPERATORS \
                     and word not in found:
                 found.append(word)
@@ -553,7 +553,7 @@ def spelled_out(question: list[str], text: str) -> list[str]:
     acronym of the question whose letters open consecutive words of ``text`` ("DR" in "disaster
     recovery"), and consecutive words of the question whose first letters spell an acronym of ``text``
     (docs/retrieval-tuning.md#acronyms); each word once. Linear in the two texts for each distinct
-    acronym (a question of one acronym repeated 1,000 times took 34 s against 8 long memories)."""
+    acronym (docs/retrieval-tuning.md#acronyms)."""
     asking = _acronyms(tuple(question))
     if not asking and _ACRONYM_IN.search(text) is None:
         return []  # most texts and questions hold no acronym: no word of the text read

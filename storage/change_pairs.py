@@ -21,7 +21,7 @@ ENDS_JOINED = 16  # its latest ends compared with the latest at most (their cosi
 def compared_scopes(scope: str) -> list[str]:
     """The scopes a memory of ``scope`` is compared with: its own and ``global``, which recall, boot and review
     read with it (a project's "We phased out Fluentd" changes the global "Our log shipper is Fluentd" for that
-    project: trial verify63 N4); a ``global`` memory, ``global``'s only."""
+    project); a ``global`` memory, ``global``'s only."""
     return [scope] if scope == GLOBAL_SCOPE else [scope, GLOBAL_SCOPE]
 
 
@@ -38,8 +38,7 @@ def joined_ends(tx: Reader, tenant: str, pairs: set[Pair], new: set[Pair], now: 
     to those of ``new`` (at most ``LINKED_MAX``), each current end (the older of no pair; of the ``ENDS_JOINED``
     latest observed) that contradicts the latest (``contradiction.contradicts``, the newer in meaning as
     consolidation orders them). Each version of a fact is compared with its nearest few only, so a version no
-    later one had among them was left the end of a chain of its own, current and unmarked (trial verify63 N7:
-    3 of 62)."""
+    later one had among them was left the end of a chain of its own, current and unmarked."""
     from .contradiction import contradicts, newer_in_meaning
     from .ranking import SAME_SUBJECT
 

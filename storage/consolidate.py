@@ -1,8 +1,8 @@
-"""Consolidation without a model (issue 27): old, unimportant episodes compacted into one digest
-per scope and ISO week (deterministic, extractive), and a scan for contradicting pairs of current
-memories that ``Store.review`` lists with decayed ones. Every write is one short transaction;
-a crash between two loses nothing, and a run again completes the rest.
-More: docs/how-memory-works.md#consolidation."""
+"""Consolidation without a model: old, unimportant episodes compacted into one digest per scope
+and ISO week (deterministic, extractive), and a scan for contradicting pairs of current memories
+that ``Store.review`` lists with decayed ones. Every write is one short transaction; a crash
+between two loses nothing, and a run again completes the rest. More:
+docs/how-memory-works.md#consolidation."""
 
 from __future__ import annotations
 
@@ -39,8 +39,7 @@ COMPACT_BELOW = 5  # ... when its importance is below this
 DIGEST_IMPORTANCE = COMPACT_BELOW  # so a digest is never compacted again
 DIGEST_TAG = "digest"
 SENTENCE_CHARS = 160  # of each source's first sentence, quoted in its digest
-# Sources of one digest at most: its write marks each (at 100,000 memories a digest of 84 held
-# the write lock 22 ms at the median, 116 ms at most; see docs/benchmarks.md#consolidation).
+# Sources of one digest at most: its write marks each (docs/benchmarks.md#consolidation).
 SOURCES_PER_DIGEST = 40
 STATE_KINDS = sorted(strength.REVIEWED_KINDS)  # kinds that state how things are: compared for contradictions
 NEIGHBOURS = 5  # nearest memories of the scope each new memory is compared with
@@ -48,20 +47,19 @@ SCAN_BATCH = 25  # new memories read per step, the mark saved after them (docs/s
 PAIRS_KEPT = 1_000  # contradicting pairs kept for review at most, newest first (review shows 20)
 PENDING_KEPT = 1_000  # memories kept aside while their vectors are pending, compared by a later scan
 # Memories read a page at a time for the decayed list, oldest written first, until it holds
-# DECAYED_LISTED or DECAYED_PAGES pages were read (the boot context asks for the review: reading
-# 7,478 decayed memories took it from 45-56 ms to 250-300 ms, 500 to 82 ms;
+# DECAYED_LISTED or DECAYED_PAGES pages were read (the boot context asks for the review:
 # docs/benchmarks.md#consolidation).
 DECAYED_READ = 200
 DECAYED_PAGES = 5
 DECAYED_LISTED = 50  # more than review shows (20): the count says how many wait, "50+" when cut
 # Kept pairs of the caller's scopes the boot context's count reads at most (by index, with both memories
-# of each): past it the count is a lower bound ("50+", as the decayed list's); reading all 1,000 took
-# `Store.review` 33 ms, 50 of them 1.4 ms (docs/benchmarks.md#the-boot-contexts-review-count-bounded).
+# of each): past it the count is a lower bound ("50+", as the decayed list's;
+# docs/benchmarks.md#the-boot-contexts-review-count-bounded).
 # Finding them looks up the scope of each pair's older by id until that many are found: at worst one
 # lookup per pair kept (PAIRS_KEPT), when the tenant's pairs are of other scopes.
 PAIRS_COUNTED = 50
 # Kept pairs followed from an outdated memory to the end of its chain of changes at most (``kept_newer``, in
-# memory): of a fact changed 62 times (each version paired with its ~7 nearest) each reached the newest in 10.
+# memory; docs/benchmarks.md#consolidation).
 CHAIN_STEPS = 100
 KEPT_REASON = "kept when compared; the words no longer read as disagreeing"
 REVIEW_KEY = "review"  # tenant setting: {"mark": highest seq read, "pending": [seqs read before their vectors
@@ -461,9 +459,9 @@ def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
     """For each memory of ``older`` (id: memory) the older of a kept pair that waits for review (as
     :func:`review` reads them), its newest newer memory, followed while that one is the older of such a pair
     in turn (``CHAIN_STEPS`` at most): {older id: (newer seq, newer memory)}, the end of the chain, so a mark
-    never names a memory outdated itself (trial verify63 N7: one fact changed 62 times). By index, by those
-    ids and their newers' (recall marks its hits with it); only when a newer is the older of a pair in turn,
-    the tenant's pairs (``PAIRS_KEPT`` at most) and the rows of the chains, once."""
+    never names a memory outdated itself. By index, by those ids and their newers' (recall marks its hits
+    with it); only when a newer is the older of a pair in turn, the tenant's pairs (``PAIRS_KEPT`` at most)
+    and the rows of the chains, once."""
     first = waiting_newer(tx, tenant, older, now, scopes)
     onward = sorted({m.id for _, m in first.values()})
     if not onward or not tx.review_pairs(tenant, older=onward):

@@ -92,10 +92,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     changes = [w for w in changes if not w.startswith("handed") or not new.handed.isdisjoint(old.words)]
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
-    # change words alone tell a change of the older's subject only where the newer's subject is it, not a
-    # thing it names ("the password policy is now strict" beside "the password is kept in the safe")
-    # nor where it goes to every value of the older and another beside them ("The iOS app supports iOS 16" / "We
-    # switched the iOS build to Xcode 16": trial verify64 N5)
+    # change words alone tell a change of the older's subject only where the newer's subject is it, not a thing
+    # it names ("the password policy is now strict" beside "the password is kept in the safe") nor where it goes
+    # to every value of the older and another beside them ("The iOS app supports iOS 16" / "We switched the iOS
+    # build to Xcode 16")
     held = values_of(old)
     kept = bool(held) and held < new.targets
     changed = changing and bool(added) and not new.addition and not _announced(old, new) \
@@ -110,7 +110,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
         t.kind != "word" and any(u.kind == t.kind and u.key not in keys_old for u in n)))}
     # a subject told apart there, or where a value's replacement aligns apart from it, the older holding the new
-    # value in another slot ("The kiln room number 0 seats 3" / "The quartz room number 3 seats 6": trial verify64 N5)
+    # value in another slot ("The kiln room number 0 seats 3" / "The quartz room number 3 seats 6")
     came = {u.kind for _, n in diffs for u in n if u.key not in keys_old}
     moved = told | {t.clause for o, _ in diffs for t in o
                     if t.key not in keys_new and t.kind != "word" and not t.subject and t.kind in came}
@@ -149,10 +149,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
 
 
 def _undated(older: str, newer: str) -> tuple[str, int] | None:
-    """``judge`` of the two texts without the time phrase dating either (``dating.split``: "Since October the
-    team lead is Tomás" read as "the team lead is Tomás"; trial verify62 N3), None when neither is dated; as strong
-    as a change verb (2: ``CHANGED_SUBJECT``) for one value for another in two brief texts with the newer alone
-    dated, whose time phrase lowers their cosine (new-user trial 60 #1)."""
+    """``judge`` of the two texts without the time phrase dating either (``dating.split``: "Since October the team
+    lead is Tomás" read as "the team lead is Tomás"), None when neither is dated; as strong as a change verb (2:
+    ``CHANGED_SUBJECT``) for one value for another in two brief texts with the newer alone dated, whose time phrase
+    lowers their cosine."""
     (when_old, rest_old), (when_new, rest_new) = dating.split(older), dating.split(newer)
     if not (when_old or when_new):
         return None
@@ -262,7 +262,7 @@ def _content(text: str) -> set[str]:
 
 # What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
 # host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
-# for that question (trial 50: "The payments-api port is 9443" outdated the host's memory for "which host").
+# for that question.
 ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
     "host": {"ident", "path"}, "hostname": {"ident", "path"}, "server": {"ident", "path", "name"},
     "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},

@@ -48,7 +48,7 @@ def _spelt_further(same: Callable[[str, str], bool], a: str, read_a: _Read, b: s
 def _whole_names(read: _Read, found: dict[str, set[str]]) -> dict[str, set[str]]:
     """``found`` (a text's names and the words beside them) with the names written side by side (``_Read.runs``)
     read as one: {"github actions": {"run"}} of "Our CI runs on GitHub Actions", not {"github": {"run", "actions"},
-    "actions": {"github"}}; a change to "GitLab" beside "GitHub" then replaces no name of it (trial verify64 N5)."""
+    "actions": {"github"}}; a change to "GitLab" beside "GitHub" then replaces no name of it."""
     if not read.runs:
         return found
     whole = dict(found)
@@ -64,8 +64,8 @@ _DOMAIN_TAIL = re.compile(r"(?:\.[a-z][a-z0-9-]*)+")
 
 
 def _same_host(a: str, b: str) -> bool:
-    """"stg-db-07" and "stg-db-07.lan": one host named with its domain (trial of stop 47), not
-    "kong-3.6" and "kong-3.6.1" (a version spelt further is another)."""
+    """"stg-db-07" and "stg-db-07.lan": one host named with its domain, not "kong-3.6" and
+    "kong-3.6.1" (a version spelt further is another)."""
     short, long = sorted((a, b), key=len)
     return long.startswith(short) and _DOMAIN_TAIL.fullmatch(long[len(short):]) is not None
 
@@ -109,8 +109,8 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
         shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
-        # a lone swap in two texts sharing a word or saying a change: "ok a6" / "ok b1" say nothing of one slot
-        # (trial verify63 N8); "We switched to Poetry" / "We switched to uv" do
+        # a lone swap in two texts sharing a word or saying a change: "ok a6" / "ok b1" say nothing of one
+        # slot; "We switched to Poetry" / "We switched to uv" do
         if shared or (kind in _SWAPPABLE and lone and len(gone) == 1 and len(came) == 1
                       and bool(old.words & new.words - INTERJECTIONS or old.changes or new.changes)
                       and not _told_apart(old, gone[0], new, came[0])
@@ -139,15 +139,15 @@ def _counts_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
 def _beside_apart(was: set[str], new: _Read, now: set[str], old: _Read) -> bool:
     """Whether two values stand beside words (``was`` in ``old``, ``now`` in ``new``) that the other
     text never says: each in a slot the other does not name ("its repository is git.example.com/x" /
-    "exposes metrics on port 9104 under /metrics", trial of stop 46), not one slot refilled ("Standup
-    is at 9:15" / "Standup now happens at 10:30": "standup" is in both)."""
+    "exposes metrics on port 9104 under /metrics"), not one slot refilled ("Standup is at 9:15" /
+    "Standup now happens at 10:30": "standup" is in both)."""
     return bool(was) and bool(now) and was.isdisjoint(new.words) and now.isdisjoint(old.words)
 
 
 def _subject(read: _Read, name: str) -> bool:
     """Whether the name ``name`` is what ``read`` is about, not a value in a slot: standing where a
     subject stands, or assigned (``SVC=auth-svc``) where the text also says it as a word ("To debug
-    auth-svc locally ... SVC=auth-svc": a runbook written for each service, trial of stop 46)."""
+    auth-svc locally ... SVC=auth-svc": a runbook written for each service)."""
     assigned = name.partition("=")[2]
     return name in read.subjects or bool(assigned) and any(
         t.kind == "word" and t.shown == assigned for t in read.sequence)
@@ -206,9 +206,9 @@ def _subjects_at(read: _Read, value: str) -> set[str]:
 
 def _elsewhere(old: _Read, was: str, new: _Read, now: str) -> bool:
     """Whether ``now`` stands in a clause of ``new`` whose subject lacks a word of the subject of the clause of ``old``
-    holding ``was`` and has one ``old`` never says, while another clause of ``new`` has every word of it: "Postgres
-    16" is production's in "Production runs Postgres 16 and staging runs Redis 7", no change of "Staging runs Postgres
-    15" (trial verify64 N5)."""
+    holding ``was`` and has one ``old`` never says, while another clause of ``new`` has every word of it: "Postgres 16"
+    is production's in "Production runs Postgres 16 and staging runs Redis 7", no change of "Staging runs Postgres
+    15"."""
     mine, theirs = _subjects_at(old, was), _subjects_at(new, now)
     if not mine or not theirs or mine <= theirs or theirs <= old.words:  # "and closes at 22:00": the gate's
         return False
@@ -241,8 +241,8 @@ def _refilled(older: str, newer: str, old: _Read, new: _Read,
     on Jenkins" / "... on GitHub Actions", "We use Poetry for packaging" / "... uv ...", "Rosa heads the platform
     group" / "Karim heads ..."), ``swap`` being their one difference, in a frame (no interjection: "ok a6" / "ok b1")
     naming the slot (:func:`_slot_named`) or beside a change word both say: as strong evidence as a change verb (2:
-    ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart (docs/benchmarks.md, issue 27
-    §2). Not where the swap stands as a subject, is what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
+    ``CHANGED_SUBJECT``), since a rare name alone pulls two such texts' vectors apart (docs/benchmarks.md). Not where
+    the swap stands as a subject, is what a verb of ``ADDING`` adds, or beside "also", "too" ..."""
     tokens = swap[0] + swap[1]
     keys = {t.key for t in new.sequence}  # the frame: a content word of the swap's clause in both ("use"), or
     framed = any(t.clause == swap[0][0].clause and t not in swap[0] and t.key in keys and t.key not in INTERJECTIONS
@@ -290,13 +290,13 @@ def _choices(read: _Read, swapped: _Token) -> bool:
 def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     """Whether the newer text's change words can act on the older: half the words of the subject of a clause holding
     them (``_Token.subject``: "The API now uses gRPC", "Zoë's swimming group now meets") are among the older's words
-    (not "The API rate limit is now 250" beside "The SLO for the public API", trial of stop 47), or the whole subject
-    of a clause of the older among the newer's ("the billing service", not "billing" alone: "Now Bob is on the billing
-    team" changes no owner of the billing service), or either has none (a pronoun leads: "We moved builds to
-    Buildkite"), or it changes a number of a thing whose number the older holds (:func:`versioned`: "Upgraded Python
-    from 3.11 to 3.12" / "The service runs on Python 3.11"), or hands over what the older names ("Lena handed incident
-    command to Raj" / "The incident commander is Lena"). A value standing elsewhere than a subject does not count
-    otherwise ("... through the API" is no memory about the API)."""
+    (not "The API rate limit is now 250" beside "The SLO for the public API"), or the whole subject of a clause of the
+    older among the newer's ("the billing service", not "billing" alone: "Now Bob is on the billing team" changes no
+    owner of the billing service), or either has none (a pronoun leads: "We moved builds to Buildkite"), or it changes
+    a number of a thing whose number the older holds (:func:`versioned`: "Upgraded Python from 3.11 to 3.12" / "The
+    service runs on Python 3.11"), or hands over what the older names ("Lena handed incident command to Raj" / "The
+    incident commander is Lena"). A value standing elsewhere than a subject does not count otherwise ("... through the
+    API" is no memory about the API)."""
     told = _by_clause(t for t in new.sequence
                       if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses)
     was = _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES)
@@ -329,8 +329,8 @@ def _parts(old: _Read, new: _Read) -> set[str]:
 
 def part_left(old: _Read, new: _Read) -> bool:
     """Whether the change ``new`` says leaves only parts of names ``old`` writes whole (``_parts``), naming no word of
-    the older's subject: the repo moved from GitHub is no change of "Our CI runs on GitHub Actions" (trial verify64
-    N5); "We moved the release manager role from Jonas to Priya" changes "The release manager is Jonas Berg"."""
+    the older's subject: the repo moved from GitHub is no change of "Our CI runs on GitHub Actions"; "We moved the
+    release manager role from Jonas to Priya" changes "The release manager is Jonas Berg"."""
     parts = _parts(old, new)
     said = {t.key for t in new.sequence if t.clause in new.change_clauses}
     return not new.left.isdisjoint(parts) and new.left.isdisjoint(values_of(old) - parts) \
@@ -381,8 +381,8 @@ def leaves_held(old: _Read, new: _Read) -> bool:
 def numbered_apart(old: _Read, new: _Read) -> bool:
     """Whether every number the change ``new`` goes to is one ``old`` holds after a word ``new`` never says, where
     ``new`` holds it after a name ``old`` never says: two things at one number ("The Android app targets API level
-    34" / "We switched the Android build to Gradle 34": trial verify64 N5), not one replaced ("We use Python 3.12" /
-    "We switched to PyPy 3.12": a name before each)."""
+    34" / "We switched the Android build to Gradle 34"), not one replaced ("We use Python 3.12" / "We switched to
+    PyPy 3.12": a name before each)."""
     shared = [n for n in new.targets if n in old.values.get("number", {})]
     return bool(shared) and all(_before(old, n, "word", new.words) and _before(new, n, "name", old.words)
                                 for n in shared)
@@ -412,10 +412,10 @@ def _changes_subject(old: _Read, new: _Read) -> bool:
 
 
 def _in_order(subject: set[str], sequence: tuple[_Token, ...], head: bool = False) -> bool:
-    """Whether the words of ``subject`` stand together in ``sequence`` ("the analytics replica", not
-    "the analytics role ... on the ledger replica": trial 48); with ``head``, as the head of what they name
-    there: no common word of a subject follows them in their clause ("the password", not "the password
-    policy", which names a policy: trial verify63 N8)."""
+    """Whether the words of ``subject`` stand together in ``sequence`` ("the analytics replica", not "the
+    analytics role ... on the ledger replica"); with ``head``, as the head of what they name there: no
+    common word of a subject follows them in their clause ("the password", not "the password policy", which
+    names a policy)."""
     keys = [t.key if t.subject or t.kind == "word" else "" for t in sequence]  # a value standing elsewhere: none
     size = len(subject)
     return any(set(keys[i:i + size]) == subject and not (
@@ -488,7 +488,7 @@ def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: lis
 def _announced(old: _Read, new: _Read) -> bool:
     """Whether every value of the newer text, or every value its change goes to (``_Read.targets``), is one the older
     already names: its change words report what the older planned or did ("Decided to migrate the staging database to
-    stg-db-07" / "The staging database is now stg-db-07.lan", trial of stop 47), not a value replaced."""
+    stg-db-07" / "The staging database is now stg-db-07.lan"), not a value replaced."""
     was = values_of(old)
     held = {t.key for t in old.sequence if not t.subject}  # "to the afternoon" after "The standup is in the afternoon"
     if _replaces(old, new):  # "We replaced Poetry with uv" after "We use Poetry"
@@ -499,7 +499,7 @@ def _announced(old: _Read, new: _Read) -> bool:
         return bool(values) and all(v in said or any(_same_host(v, w) for w in was) for v in values)
 
     # or where the change goes ("We moved CI from Jenkins to GitHub Actions" after "Our CI runs on
-    # GitHub Actions": what it left is no value it states, trial 60 #3; "... to the afternoon": a word it says)
+    # GitHub Actions": what it left is no value it states; "... to the afternoon": a word it says)
     return named(now, was) or named(new.targets, was | held)
 
 
@@ -514,8 +514,8 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
         if group in old_states and _SAME_STATE.get(word, word) not in held:
             return f"opposite state: {old_states[group]} → {word}"
     # One text denies, the other does not; or only one denies outright and the other only rejects an alternative ("Use
-    # pnpm, not npm" / "We do not use pnpm": trial 60 #4). Or the newer ends a name the older holds and does not deny:
-    # "We ditched CircleCI for Buildkite" after "We ditched Jenkins for CircleCI" (trial verify62 N4).
+    # pnpm, not npm" / "We do not use pnpm"). Or the newer ends a name the older holds and does not deny: "We ditched
+    # CircleCI for Buildkite" after "We ditched Jenkins for CircleCI".
     outright = [bool(read.negated - read.contrasted) for read in (old, new)]
     # An end of a name the older holds shares that name, even one written as an identifier ("socket.io").
     ends = _ends_held(old, new)
@@ -532,15 +532,15 @@ def _agreeing_not(old: _Read, new: _Read) -> str | None:
 
 def _ends_held(old: _Read, new: _Read) -> bool:
     """Whether ``new`` ends a name ``old`` holds and denies none of: "We retired Jenkins" after "Our CI runs on
-    Jenkins", or "We ditched CircleCI for Buildkite" after "We ditched Jenkins for CircleCI" (trial verify62 N4)."""
+    Jenkins", or "We ditched CircleCI for Buildkite" after "We ditched Jenkins for CircleCI"."""
     return not new.ended.isdisjoint(old.words) and new.ended.isdisjoint(old.negated)
 
 
 def _moves_on(old: _Read, new: _Read) -> str | None:
     """``moved on: salt → pulumi`` when the older is a change and the newer leaves where it went (``_Read.left``)
     for another value, saying nothing else the older lacks: "We moved from Ansible to Salt" / "We dropped Salt for
-    Pulumi", "We migrated ... to PostgreSQL 14" / "We upgraded PostgreSQL 14 to PostgreSQL 16" (trial verify64 N4);
-    not "We moved the docs from Salt to GitHub" (docs: another subject). None otherwise."""
+    Pulumi", "We migrated ... to PostgreSQL 14" / "We upgraded PostgreSQL 14 to PostgreSQL 16"; not "We moved the
+    docs from Salt to GitHub" (docs: another subject). None otherwise."""
     went = old.targets | (values_of(old) & old.spoken) - old.ended
     gone = new.left & went
     if not gone:
@@ -574,7 +574,7 @@ def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
 def _dating(sequence: tuple[_Token, ...], at: int) -> bool:
     """Whether ``sequence[at]`` dates what its text says rather than adding to it: a date, day, month or time,
     a word of a relative time, or a number before one ("We retired Jenkins last month / two weeks ago / on
-    2026-10-01": trial verify62 N1)."""
+    2026-10-01")."""
     token = sequence[at]
     if token.kind == "number":
         return at + 1 < len(sequence) and sequence[at + 1].key in _WHEN | _RELATIVE

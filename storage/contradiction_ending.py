@@ -34,7 +34,7 @@ ENDS = ENDING | _ENDING_FOR  # a verb ending a name, on its own
 _PARTICLES = {"phased": "out", "shut": "down", "turned": "off", "switched": "off"}
 _PASSIVE_ENDING = ENDING | frozenset(_PARTICLES)  # "Jenkins was phased out"
 # Predicates ending the name before them after a form of "be" or "got", as a participle of ``_PASSIVE_ENDING``
-# does: "Jenkins is no longer used", "PagerDuty is gone", "Jenkins got the axe" (trial verify62 N1).
+# does: "Jenkins is no longer used", "PagerDuty is gone", "Jenkins got the axe".
 _PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), ("the", "chop"),
                     ("no", "longer", "used"), ("no", "longer", "needed"), ("no", "longer", "supported"),
                     ("no", "longer", "maintained"), ("no", "longer", "in", "use"))
@@ -93,8 +93,8 @@ def _says_any(tokens: Tokens, words: frozenset[str]) -> bool:
 def _lower_name(tokens: Tokens, at: int) -> bool:
     """Whether the lower-case word at ``at`` is read as a name where a change ends one or names what replaces
     it (:func:`_ended_slot`, :func:`_replacing_slot`), ending its clause or before a stop word as a name there
-    does: "We dropped pagerduty for opsgenie", "We retired jenkins" read as their capitalised forms (trial
-    verify63 N6); no stop word, pronoun or determiner ("We ditched it for yarn")."""
+    does: "We dropped pagerduty for opsgenie", "We retired jenkins" read as their capitalised forms; no stop
+    word, pronoun or determiner ("We ditched it for yarn")."""
     raw = tokens[at][0]
     return _LOWER_WORD.fullmatch(raw) is not None and raw not in STOP and raw not in _OBJECTS \
         and (_ended_slot(tokens, at) or _replacing_slot(tokens, at)) and _closing(tokens, at)
@@ -142,7 +142,7 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
                 stop = start
             lead = i  # and the words leading the verb: "We have (now) stopped using", "We finally retired"
             while lead and (lowered[lead - 1] in _AUXILIARIES or _CONTRACTED.match(lowered[lead - 1])) \
-                    and not marks[lead - 1][1]:  # "We've retired" (trial verify62 N1)
+                    and not marks[lead - 1][1]:  # "We've retired"
                 lead -= 1
             said = range(lead, stop)
         size = _predicate(lowered, i) if stop == start else 0

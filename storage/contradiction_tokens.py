@@ -22,7 +22,7 @@ _YEAR_BY = _DATED_BY | {"in"}  # "due in 2027", "by 2028": a year alone
 NAME_PARTICLES = frozenset("de da di del della der den van von la le du dos das ter ten bin ibn al".split())
 # One character class repeated: linear in the text's length.
 _TOKEN = re.compile(r"[^\s;()\[\]{}\"“”!?]+|[;!?]")
-_EDGE = ".,:'’\"*`…™®~"  # trial 54 #6: "ArgoCD…", "ArgoCD™" were another name than "ArgoCD"
+_EDGE = ".,:'’\"*`…™®~"  # "ArgoCD…", "ArgoCD™" name "ArgoCD"
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?(am|pm|a\.m|p\.m)?")
 _HOUR = re.compile(r"(\d{1,2})h(\d{2})?")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}/\d{1,2}/\d{1,2}"
@@ -252,7 +252,7 @@ def _calendar(tokens: Tokens, at: int, kind: str, norm: str, unit: str | None) -
     the month beside a month's name or a weekday ("20 December", "Dec 20", "Friday 20"), an ordinal day not before a
     noun ("the 20th", "on the 21st of"), a year after a month or its day ("December 2026", "Dec 20, 2026"), or a day
     and month in digits after "on", "since" ... ("on 20/12"). Read as a date, a question asking when reads the change
-    as one (trial 59: "20 → 21 December" was a number, which "when does the freeze start?" does not ask for)."""
+    as one ("20 → 21 December" is a date, not a number)."""
     def raw(j: int) -> str:
         return tokens[j][0] if 0 <= j < len(tokens) else ""
 

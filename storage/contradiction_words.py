@@ -125,5 +125,5 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
-# Words answering or greeting, as stemmed: they name no value's slot ("ok a6" / "ok b1": trial verify63 N8).
+# Words answering or greeting, as stemmed: they name no value's slot ("ok a6" / "ok b1").
 INTERJECTIONS = frozenset(stem(word) for word in "ok okay yes yeah yep yup thanks thx hi hello hey alright ack".split())

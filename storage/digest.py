@@ -1,7 +1,6 @@
-"""A session's digest without a model (issue 26, item 2): deterministic and extractive, what
-was asked, where it left off (the last assistant message), which tools ran, which memories were stored
-or changed, and errors seen, within
-``limits.DIGEST_MAX_TOKENS`` literal tokens."""
+"""A session's digest without a model: deterministic and extractive, what was asked, where it left off
+(the last assistant message), which tools ran, which memories were stored or changed, and errors seen,
+within ``limits.DIGEST_MAX_TOKENS`` literal tokens."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The episodic tier (issue 26): sessions and their turns, an append-only log of what a
-client's session did, and each session's digest as an ``episode`` memory. Turns are written
-without the embedding model; every turn passes through ``secrets.redact`` first."""
+"""The episodic tier: sessions and their turns, an append-only log of what a client's
+session did, and each session's digest as an ``episode`` memory. Turns are written without
+the embedding model; every turn passes through ``secrets.redact`` first."""
 
 from __future__ import annotations
 
@@ -82,9 +82,9 @@ class Episodes:
         text, kinds = redact(given[:TURN_MAX_CHARS + CUT_MARGIN])
         text = cut(text, len(given), kinds)
         # a kind whose marker ``[kind]`` is in the text, and "private" (a removed span leaves none: an
-        # export's turn lost it on import, trial 52; the claim only says that text is missing)
+        # export's turn lost it on import; the claim only says that text is missing)
         said = [kind for kind in _kinds(f"turns[{i}].redacted", turn.redacted) if f"[{kind}]" in text or kind == "private"]
-        # the short fields are redacted as the text is, as cwd is (issue 25 §1.8: an import stored them verbatim)
+        # the short fields are redacted as the text is, as cwd is
         names = {name: _redacted(validate.short_text(f"turns[{i}].{name}", getattr(turn, name), TURN_NAME_MAX_CHARS))
                  for name in ("tool", "call_id", "ref")}
         kinds = tuple(sorted(set(kinds) | set(said) | {kind for _, more in names.values() for kind in more}))

@@ -1,6 +1,6 @@
 """What a recall returns (``Store.recall``): its hits, each a memory with its score and the signals
 behind it. Frozen dataclasses, no behaviour; apart from ``records`` because only a search needs
-them (a frozen dataclass takes about 1 ms to define, in every process: docs/hooks.md#speed)."""
+them (each frozen dataclass costs every process its definition: docs/hooks.md#speed)."""
 
 from __future__ import annotations
 

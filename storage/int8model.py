@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 
 
 # The folder a derivation writes in, beside its target; one a stopped process left is removed by the next build
-# of that target, under its lock (trial 48: 53 MB stayed after a first start was stopped).
+# of that target, under its lock.
 _DERIVING = ".deriving-"
 
 

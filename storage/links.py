@@ -1,11 +1,12 @@
 """The consistency checks both backends share (``memvault doctor``): supersession links
-complete both ways and without cycles, tombstones empty, pending vectors."""
+complete both ways and without cycles, tombstones empty, pending vectors, sessions' counts."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from .backend import LINKED
+from .session_rows import MISCOUNTED
 
 
 def on_cycles(links: dict[str, str]) -> set[str]:
@@ -54,4 +55,7 @@ def shared_problems(one: Callable[[str], int], rows: Callable[[str], list], pend
     )
     if tombstones:
         problems.append(f"{tombstones} forgotten memories still hold content, source or tags")
+    miscounted = one(MISCOUNTED)
+    if miscounted:
+        problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, or skip a seq")
     return problems

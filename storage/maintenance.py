@@ -64,8 +64,8 @@ class Worker:
 
     @contextlib.contextmanager
     def serving(self) -> Iterator[None]:
-        """Around a call a server serves: the background turns wait for it (a consolidation's
-        step took the GIL from recalls: twice their time at 100,000 memories)."""
+        """Around a call a server serves: the background turns wait for it (a step takes the GIL from
+        calls: docs/storage-tuning.md#yielding-to-calls)."""
         with self._changed:
             self._serving += 1
         try:

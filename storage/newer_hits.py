@@ -17,15 +17,15 @@ if TYPE_CHECKING:
 def with_newer(hits: list[Scored], c: Candidates, kept: dict[int, tuple[int, Memory]],
                admitted: Callable[[Memory], bool], signals: Callable[[int], dict[str, object]],
                outdated: dict[int, str] | None = None) -> list[Scored]:
-    """``hits`` (best first) with, just above each hit ``outdated_by`` a memory that is no hit, that
-    memory: a candidate left out as unrelated to the question, or the newer of a kept pair (``kept``:
-    older seq: (newer seq, newer memory)) that passes the recall's filters (``admitted``; one they
-    exclude is not fetched, the mark stays). It is returned for that hit, not for its own match:
-    ``newer_of`` names the hit, its confidence and score are the hit's, its signals its own
-    (``signals(seq)``: the keyword and vector fields of ``Scored``; none for a memory no search found). A memory
-    returned so that is itself outdated (``outdated``: {older seq: newer id}, as ``ranking.outdate`` judged it)
-    is marked so, its newer returned above it in turn: "We dropped Opsgenie for incident.io" above "We dropped
-    PagerDuty for Opsgenie" above "The on-call tool is PagerDuty" (trial verify63 N6)."""
+    """``hits`` (best first) with, just above each hit ``outdated_by`` a memory that is no hit, that memory: a
+    candidate left out as unrelated to the question, or the newer of a kept pair (``kept``: older seq: (newer
+    seq, newer memory)) that passes the recall's filters (``admitted``; one they exclude is not fetched, the
+    mark stays). It is returned for that hit, not for its own match: ``newer_of`` names the hit, its confidence
+    and score are the hit's, its signals its own (``signals(seq)``: the keyword and vector fields of ``Scored``;
+    none for a memory no search found). A memory returned so that is itself outdated (``outdated``: {older seq:
+    newer id}, as ``ranking.outdate`` judged it) is marked so, its newer returned above it in turn: "We dropped
+    Opsgenie for incident.io" above "We dropped PagerDuty for Opsgenie" above "The on-call tool is
+    PagerDuty"."""
     outdated = outdated or {}
     shown = {hit.memory.id for hit in hits}
     candidate = {memory.id: seq for seq, memory in c.rows.items()}

@@ -1,6 +1,6 @@
 """What the store's writes did (``Store.remember``, ``supersede``, ``forget``, ``confirm``,
 ``Episodes.forget``). Frozen dataclasses, no behaviour; apart from ``records`` because a hook's capture
-makes none of them (a frozen dataclass takes about 1 ms to define, in every process: docs/hooks.md#speed)."""
+makes none of them (each frozen dataclass costs every process its definition: docs/hooks.md#speed)."""
 
 from __future__ import annotations
 

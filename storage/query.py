@@ -46,8 +46,7 @@ RELATION_VERBS = frozenset(
 def labels(written: list[str], at: int) -> bool:
     """Whether the word at ``at`` of ``written`` (words as written) labels the capitalised word before it (its
     head: "A" of "Plan A", "I" of "Phase I"): one capital letter or a Roman numeral after a capitalised word
-    that is no stop word, "I" only after one of ``_NUMBERED`` (trial verify64 N7: "how much does Plan A cost?"
-    answered Plan B first)."""
+    that is no stop word, "I" only after one of ``_NUMBERED``."""
     if not at or not LABEL.fullmatch(written[at]):
         return False
     head = written[at - 1]
@@ -55,11 +54,11 @@ def labels(written: list[str], at: int) -> bool:
         and (written[at] != "I" or head.lower() in _NUMBERED)
 
 
-# Words by which a question asks whether an act may be done, not what it is about (trial verify66 N4): "may"
-# before its doer ("may I", "when may we"), but for the month after a word leading to one ("in May we"); a
-# permission before "to" or "if", but for a noun after a determiner ("is it ok to", "are we allowed to", "is it
-# okay if I"; not "the fine to pay"); "go ahead and" ("can I go ahead and deploy"). "May" the person and
-# "is X allowed?" stay words of the question.
+# Words by which a question asks whether an act may be done, not what it is about: "may" before its doer ("may
+# I", "when may we"), but for the month after a word leading to one ("in May we"); a permission before "to" or
+# "if", but for a noun after a determiner ("is it ok to", "are we allowed to", "is it okay if I"; not "the fine
+# to pay"); "go ahead and" ("can I go ahead and deploy"). "May" the person and "is X allowed?" stay words of
+# the question.
 ASKING_LEAVE = re.compile(
     r"(?:\b(\w+)\s+)?\b(?:(may)(?=\s+(?:i|we|you|they|he|she|one)\b)"
     r"|(?:ok|okay|alright|all right|fine|cool|safe|acceptable|appropriate|advisable|wise|possible|allowed|permitted)"
@@ -104,7 +103,7 @@ MEANINGS: dict[str, tuple[str | None, str, str]] = {
                 " upgraded migrated published"),
     "meeting": (None, "meet meets met meeting meetings",
                 "meet met meeting call sync standup interview demo visit visited"),
-    # "what is due in March?" asks for a date a memory says, not what was observed in March (trial 50).
+    # "what is due in March?" asks for a date a memory says, not what was observed in March.
     "due": (None, "due deadline deadlines scheduled planned",
             "due deadline deadlines scheduled planned schedule target expires expiry milestone cutoff"),
 }
@@ -228,9 +227,9 @@ def asking_leave_aside(query: str) -> str:
 def asked_type(query: str) -> str | None:
     """The word (lower case) after "which", "what" or "whose" opening ``query`` (after prepositions at most:
     "on which host") as the subject of the next word: the kind of thing asked for, which a memory answers with
-    one in its place, not naming it ("which service listens on port 2049?": "NFS listens on port 2049"; trial
-    verify66 N5). None for any other question, and where an auxiliary follows: "which editor does Priya
-    prefer?" asks of an editor a memory names."""
+    one in its place, not naming it ("which service listens on port 2049?": "NFS listens on port 2049"). None
+    for any other question, and where an auxiliary follows: "which editor does Priya prefer?" asks of an
+    editor a memory names."""
     typed = _typed(query)
     return typed[0] if typed else None
 
@@ -317,7 +316,7 @@ def names_no_subject(query: str) -> bool:
 
 
 # Words for a group of people, which name a subject only with another word ("the support team"): a
-# memory of the data team holds "team" too (adversarial pass of stop 44).
+# memory of the data team holds "team" too.
 GROUP_WORDS = frozenset(
     "team teams group groups department departments dept folks people crew squad org orgs organisation"
     " organization committee staff guys unit division".split())

@@ -44,7 +44,7 @@ SIBLING_CONFIDENCE = 0.45
 # scopes are searched.
 OUTDATED_CONFIDENCE = SIBLING_CONFIDENCE
 # The most a hit is sure of while its vector is pending (stored while the model was not ready): it has not been
-# compared with its neighbours, so whether a newer memory outdates it is unknown (trial verify61 N6).
+# compared with its neighbours, so whether a newer memory outdates it is unknown.
 UNCOMPARED_CONFIDENCE = SIBLING_CONFIDENCE
 KIND_BONUS = 0.1  # a kind named with other words (docs/retrieval-tuning.md#kinds)
 IMPORTANCE_WEIGHT = 0.005  # per point of importance above or below 5
@@ -198,10 +198,10 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
 
 def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
                  same_subject: Callable[[int, int], float | None], asked: str = "") -> None:
-    """Among the top ``SUBJECT_TOP``, move an older state memory just below a newer one on the
-    same subject that answers about as well (docs/retrieval-tuning.md#newer); not below one about a sibling of
-    what ``asked`` (the question) names where the older is not ("Plan B" for "how much does Plan A cost?": trial
-    verify64 N7; ``subjects.near_miss``)."""
+    """Among the top ``SUBJECT_TOP``, move an older state memory just below a newer one on the same subject that
+    answers about as well (docs/retrieval-tuning.md#newer); not below one about a sibling of what ``asked`` (the
+    question) names where the older is not ("Plan B" for "how much does Plan A cost?";
+    ``subjects.near_miss``)."""
     top = order[:SUBJECT_TOP]
     for older in (seq for seq in top if c.rows[seq].kind in STATE_KINDS):
         for newer in top:
@@ -293,9 +293,8 @@ def _override(c: Candidates, scores: dict[int, float], older: int, others: list[
               question: str, asked: set[str]) -> int | None:
     """Raise, in ``scores``, just above the ``global`` memory ``older`` the first of ``others`` of another scope
     whose words contradict it (by :func:`outdate`'s tests, either observed first): a scope's memory overrides a
-    global one for that scope, both current and unmarked, the scope's first however little of the question it
-    holds (trial verify63 N4: "We retired Jenkins" in a project gave 0.00 below the global "Our CI runs on Jenkins",
-    sure). Returns the seq raised, None for none."""
+    global one for that scope, both current and unmarked, the scope's first however little of the question it holds.
+    Returns the seq raised, None for none."""
     old = c.rows[older]
     for seq in others:
         new = c.rows[seq]
@@ -542,7 +541,7 @@ def rank(
     similar = {name: max((c.similarity.get(s) or 0.0 for s in group), default=0.0)
                for name, group in (("rivals", rivals), ("others", others))}
     # An outdated hit is no rival of its newer, but its place is still the answer's: a hit below it (other than
-    # a newer of one) is not first, and leads and differs in meaning from it (trial verify63 N1).
+    # a newer of one) is not first, and leads and differs in meaning from it.
     newers = {seq for seq, memory in c.rows.items() if memory.id in outdated.values()}
     above: dict[int, int] = {}  # seq: the outdated hit of most earned ranked above it
     ahead: int | None = None
@@ -682,10 +681,9 @@ def history_below(c: Candidates, scores: dict[int, float]) -> bool:
 def best_first(hits: list[Scored]) -> list[Scored]:
     """``hits`` with no confidence above that of a hit before it. The order counts what a time alone
     gives a hit (``TIME_BONUS``), the confidence does not (``unearned``): a hit raised by its time sits
-    above one surer by its words, and a list said to be best first showed 0.12 then 0.20 (trial 50).
-    The order is the ranker's judgement, the one the evaluation measures; a hit it puts lower is
-    no surer an answer than the one above it. A superseded hit (``include_history``) is history, no
-    answer: it bounds no hit after it."""
+    above one surer by its words. The order is the ranker's judgement, the one the evaluation measures;
+    a hit it puts lower is no surer an answer than the one above it. A superseded hit
+    (``include_history``) is history, no answer: it bounds no hit after it."""
     least = 1.0
     kept = []
     for hit in hits:

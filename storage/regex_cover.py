@@ -107,8 +107,8 @@ def indexed(covers: list[Cover | None]) -> dict[str, Any]:
 HOLDING_MOST_READ = 1_000_000
 _LOOK = 1_000
 # A head of more strings than this (the first characters of the thousands of spellings of a spaced-out word, "p a")
-# is looked for by RE2 and its strings by Python where it is; the strings of the others by RE2: a set of them
-# builds in 0.02 s, of every string in 4 s (bench/secret_speed.py).
+# is looked for by RE2 and its strings by Python where it is; the strings of the others by RE2 (a set of every
+# string builds too slowly: docs/storage-tuning.md#the-credential-scans-regular-expressions).
 _HEAD_STRINGS_MOST = 50
 
 

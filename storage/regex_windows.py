@@ -2,8 +2,8 @@
 
 Python's ``re`` holds the GIL for a whole call: one ``sub`` over 256 KiB that retries a bounded repeat at every
 start took a second, and every other thread of the process (the team server's event loop, its readiness probe)
-waited for it (issue 25 §1.1). :func:`sub` finds each match's start in windows of at most ``WINDOW`` characters
-plus the pattern's reach, and skips the stretches where no match can start (far from any ``anchor``).
+waited for it. :func:`sub` finds each match's start in windows of at most ``WINDOW`` characters plus the
+pattern's reach, and skips the stretches where no match can start (far from any ``anchor``).
 """
 
 from __future__ import annotations

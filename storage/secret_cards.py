@@ -1,4 +1,4 @@
-"""Numbers that open money or an identity rather than an account (trial 59 #6): a payment card's number
+"""Numbers that open money or an identity rather than an account: a payment card's number
 (:class:`PaymentCardDetector`, with the security code written after it) and a US Social Security number after
 the words naming it (:class:`SocialSecurityNumberDetector`). Candidates are found by RE2 in linear time; each is
 checked by python-stdnum (``stdnum.luhn``, ``stdnum.us.ssn``), which memvault does not reimplement.

@@ -1,8 +1,8 @@
-"""A password's change written in prose, read one way by the grammar and by the plain-word rule (trial verify64
-N8): "was changed to X", "got bumped from X to Y", "password --> X", "a été changé en X", "se cambió a X", "das
-Passwort wurde auf X geändert", "cambié la contraseña a X". The forms are ``secret_words.tsv``'s ``change*`` rows;
-:func:`bridges` gives the grammar what stands between a word for password and a new value, :func:`changed` tells
-the plain-word rule (``secret_plain``) that a value follows one, :func:`old_value` finds "from X" before it.
+"""A password's change written in prose, read one way by the grammar and by the plain-word rule: "was changed to
+X", "got bumped from X to Y", "password --> X", "a été changé en X", "se cambió a X", "das Passwort wurde auf X
+geändert", "cambié la contraseña a X". The forms are ``secret_words.tsv``'s ``change*`` rows; :func:`bridges`
+gives the grammar what stands between a word for password and a new value, :func:`changed` tells the plain-word
+rule (``secret_plain``) that a value follows one, :func:`old_value` finds "from X" before it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Credentials in code and on command lines, for the named-credential detector (``secret_named``): a value
 passed to a statement, call, command or flag whose name says it is a credential, and a credential's name
-written as an identifier (issue 25 §1.8).
+written as an identifier.
 
 - SQL: ``CREATE USER app IDENTIFIED BY 'X'`` (also ``IDENTIFIED WITH plugin BY``), ``ALTER USER|ROLE ...
   [ENCRYPTED] PASSWORD 'X'``, ``= PASSWORD('X')``; a quoted literal after ``password`` anywhere;

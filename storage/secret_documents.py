@@ -1,5 +1,5 @@
-"""A text's document structures read as ``name: value`` lines (issue 25 §1.8), so the named-credential
-detector reads a credential however a document holds it:
+"""A text's document structures read as ``name: value`` lines, so the named-credential detector reads
+a credential however a document holds it:
 
 - a name/value pair: ``- name: DB_PASSWORD`` over ``value: X`` (Kubernetes, Helm), ``{"Name": "password",
   "Value": "X"}`` (ECS), ``{"ParameterKey": "DBPassword", "ParameterValue": "X"}`` (CloudFormation), in a
@@ -49,8 +49,8 @@ _PARENT = re.compile(r"(?i)(?:[\w.-]{0,40}[_.-])?(?:secrets?|passwords?|passwds?
 # ``key: scalar`` inside a line: the key perhaps quoted, the scalar perhaps quoted (no line break, no
 # bracket, no comma: one scalar). Each starts at a quote or a letter, never at white space (linear).
 _SCALAR = r"""(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([^\s"',{}\[\]][^\s,{}\[\]]{0,199}))"""
-# Gated by the first characters of its keys: Python's ``re`` tried every key at every character of a long line, 0.1
-# to 0.4 s of the GIL on 256 KiB of spaces (issue 25 §1.1).
+# Gated by the first characters of its keys, else Python's ``re`` tries every key at every character of a long line
+# (docs/storage-tuning.md#the-credential-scans-regular-expressions).
 _PAIR_KEY = re.compile(r"""(?i)(?=["']?[pvesfo_\-nk])(?<![\w-])["']?(""" + _NAME_KEYS + "|" + _VALUE_KEYS
                        + r""")["']?[ \t]*[:=][ \t]*""" + _SCALAR)
 _IS_NAME = re.compile(r"(?i)(?:" + _NAME_KEYS + ")")

@@ -1,7 +1,7 @@
 """Credentials written encoded: a run of base64 or hex after a word naming the encoding ("the key base64 is
 QUtJQ...", "db password hex 6875..."), piped to ``base64 -d`` or given to ``atob()`` or another decoding call,
-or a Kubernetes Secret's data value, decoded and read again (issue 25 §1.8). A key of a known format decoded is
-that key; a value decoded after a word for a credential ("password", "token") is read as written after it.
+or a Kubernetes Secret's data value, decoded and read again. A key of a known format decoded is that key; a
+value decoded after a word for a credential ("password", "token") is read as written after it.
 """
 
 from __future__ import annotations

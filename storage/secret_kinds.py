@@ -14,8 +14,8 @@ from .secret_re2 import TABLE_OPTIONS, compile_linear
 from .secret_tables import key_formats, words
 
 # The words naming a credential, by kind. Checked in this order at each position, so
-# "SECRET_ACCESS_KEY" is a secret key, not an access key. RE2: Python's ``re`` took 0.3-0.5 ms per value
-# to try every word at each of 200 characters (a text of many values took seconds to redact).
+# "SECRET_ACCESS_KEY" is a secret key, not an access key. RE2: Python's ``re`` tries every word at each of
+# 200 characters before every value (docs/storage-tuning.md#the-credential-scans-regular-expressions).
 def _kind_source() -> str:
     return (r"(?i)(?P<bearer>bearer)|(?P<basic>basic|\"auth\")|(?P<pin>" + words("pin") + ")"
             r"|(?P<password>pass(?:word|wd|phrase|code)?|pwd|pw|"
@@ -42,7 +42,7 @@ def _kind_words() -> Any:
 @functools.cache
 def _kind_spots() -> Any:
     """``_kind_words`` without its groups: where the words are, by RE2's DFA alone (a match with groups
-    cost 0.03-0.1 ms, and a line of decoys ("pwd='" repeated) holds a word every few characters)."""
+    costs more, and a line of decoys ("pwd='" repeated) holds a word every few characters)."""
     return compile_linear(re.sub(r"\(\?P<\w+>", "(?:", _kind_source()), TABLE_OPTIONS)
 
 
@@ -76,10 +76,10 @@ KIND_REACH = 200  # characters before a value where the word naming it may start
 
 
 def kinds_before(line: str) -> Callable[[int], str]:
-    """:func:`named_kind` of ``line[:at]`` for each offset ``at`` of ``line``, the words of ``line`` found
-    once (a line of many values, each read again from 200 characters before it, took 0.1 ms a character
-    to redact: issue 25). The words are those one scan of the line finds (a word cut at the value, as
-    the value's start reads it); their kinds are read when asked."""
+    """:func:`named_kind` of ``line[:at]`` for each offset ``at`` of ``line``, the words of ``line`` found once, not
+    again from 200 characters before each value (docs/storage-tuning.md#the-credential-scans-regular-expressions). The
+    words are those one scan of the line finds (a word cut at the value, as the value's start reads it); their kinds are
+    read when asked."""
     words_ = _kind_spots().finditer(line)
     spots: list[tuple[int, int]] = []
     starts: list[int] = []
@@ -107,6 +107,6 @@ def kinds_before(line: str) -> Callable[[int], str]:
 @functools.lru_cache(maxsize=1024)
 def _last_kind(words_: str) -> str | None:
     """The kind of the last word naming a credential in the short text ``words_`` (None: no word).
-    Kept by its text: a match of ``_kind_words``' groups cost 0.03 ms, and decoys repeat one word."""
+    Kept by its text: a match of ``_kind_words``' groups is slow, and decoys repeat one word."""
     found = list(_kind_words().finditer(words_))
     return _KIND_NAMES[found[-1].lastgroup or ""] if found else None

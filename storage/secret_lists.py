@@ -1,7 +1,7 @@
-"""Named credentials written as lists (issue 25 §1.8): user/secret pairs under a header naming
-credentials, a Markdown table's or a CSV file's rows under a head naming a password column, several
-values after a plural word. Each is matched whole (its source here, run by ``secret_named``) and kept
-when one of its secrets is a value (the judges here).
+"""Named credentials written as lists: user/secret pairs under a header naming credentials, a
+Markdown table's or a CSV file's rows under a head naming a password column, several values after a
+plural word. Each is matched whole (its source here, run by ``secret_named``) and kept when one of
+its secrets is a value (the judges here).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from .secret_re2 import compile_linear
 from .secret_tables import AFTER, words
 from .secret_values import is_value
 
-# A list of users and their secrets under a header naming credentials (issue 25): the header ("password
-# list", "user table", "accounts", "users", "passwords (prod)", "Passwortliste", "список паролей"), perhaps
-# quoted, then ":", "=", " - " or a verb, perhaps "{", blank lines, a Markdown table's head; or the header
-# alone on its line ("Logins", "## Accounts", "**Users:**", issue 25 §1.8); then pairs ("admin:X",
-# "'bob': 'Y'", "eve=Z", "root -> W", "| svc | V |", "admin X"), parted by commas, "|", "and", spaces or
-# line breaks (each line perhaps a bullet). Taken whole, so every pair goes (:func:`listed_secrets`).
+# A list of users and their secrets under a header naming credentials: the header ("password list", "user
+# table", "accounts", "users", "passwords (prod)", "Passwortliste", "список паролей"), perhaps quoted, then
+# ":", "=", " - " or a verb, perhaps "{", blank lines, a Markdown table's head; or the header alone on its
+# line ("Logins", "## Accounts", "**Users:**"); then pairs ("admin:X", "'bob': 'Y'", "eve=Z", "root -> W",
+# "| svc | V |", "admin X"), parted by commas, "|", "and", spaces or line breaks (each line perhaps a
+# bullet). Taken whole, so every pair goes (:func:`listed_secrets`).
 _CRED_NOUN = r"(?:passwords?|passwd|pwds?|creds|credentials?|logins?|logons?|users?|accounts?|user[ _-]?names?)"
 _LIST_HEADER = (_CRED_NOUN + r"[ \t]+(?:list|table|dump|file|sheet|set|entries|pairs|combos?)s?"
                 r"|passwords|pwds|creds|credentials|logins|logons|accounts|users|user[ _-]?names"
@@ -68,16 +68,16 @@ def listed_secrets(pairs: str) -> bool:
     """Whether a list of pairs (``PAIR_LIST``'s) holds a secret: one holding a letter and a digit, no date.
     A user and a secret parted by a space alone count in a list of two pairs or more: one is prose ("creds:
     in 1Password", "the password list is in 1Password")."""
-    # over UTF-8: RE2's wrapper reads a ``str``'s offsets again at each match (a list of 20,000 pairs took 1 s)
+    # over UTF-8: RE2's wrapper reads a ``str``'s offsets again at each match (``secret_re2.utf8``)
     found = list(_list_pair_parts().finditer(pairs.encode("utf-8", "surrogatepass")))
     return any((pair.group(1).strip(b" \t") or len(found) > 1)
                and _is_secret((pair.group(2) or pair.group(3)).decode("utf-8", "surrogatepass")) for pair in found)
 
 
-# A Markdown table (or CSV, TSV) with a column for passwords (issue 25 §1.8): its head names the column
-# ("| user | pass |", "| Benutzer | Passwort |", "| db password (prod) |"; a word for password, perhaps after
-# two words and before a note, alone in its cell: not "password hint"), its delimiter row, then its rows,
-# taken whole when a cell of that column is a value (:func:`table_secrets`, :func:`csv_secrets`).
+# A Markdown table (or CSV, TSV) with a column for passwords: its head names the column ("| user | pass |",
+# "| Benutzer | Passwort |", "| db password (prod) |"; a word for password, perhaps after two words and
+# before a note, alone in its cell: not "password hint"), its delimiter row, then its rows, taken whole when
+# a cell of that column is a value (:func:`table_secrets`, :func:`csv_secrets`).
 @functools.cache
 def _column_words() -> str:
     return ("pass(?:word|wd|phrase|code)?s?|pwds?|pw|secrets?|(?:api|access|secret|auth)[ _-]?(?:keys?|tokens?)"
@@ -153,7 +153,7 @@ def _is_secret_cell(cell: str) -> bool:
     cell = cell.strip(" \t*_`\"'")
     return _is_secret(cell) and not any(c.isspace() for c in cell)
 # Several passwords named by a plural word: "the passwords are hunter2!, Tr0ub4dor&3 and correcthorse#99",
-# "API keys: X, Y" (issue 25 §1.8). Taken whole when one of them is a value (:func:`listed_values`).
+# "API keys: X, Y". Taken whole when one of them is a value (:func:`listed_values`).
 _PLURAL = (r"passwords|passwds|pwds|passphrases|passcodes|(?:api|access|secret|auth)[ _-]?(?:keys|tokens)"
            r"|passw[öo]rter|kennw[öo]rter|mots[ \t]+de[ \t]+passe|contrase[ñn]as|senhas|пароли|wachtwoorden"
            r"|has[łl]a")
@@ -183,15 +183,15 @@ def listed_values(values: str) -> bool:
 
 
 # Values parted by spaces alone under a plural word for keys or tokens ("tokens: a1b2c3... d4e5f6...", a captured
-# list, issue 25 §1.8): taken whole when every one is shaped like a generated value (:func:`spaced_values`), so
-# "tokens: 1532 prompt 220 completion" and "api keys: gpt4o-mini and o3" are prose.
+# list): taken whole when every one is shaped like a generated value (:func:`spaced_values`), so "tokens: 1532
+# prompt 220 completion" and "api keys: gpt4o-mini and o3" are prose.
 _RUN_PLURAL = _PLURAL + r"|tokens|secrets|keys|(?:api|access|auth|secret|private|client)[ _-]?secrets"
 _RUN_ITEM = r"""["'`]?[^\s"'`,;]{12,200}["'`]?"""
 VALUE_RUN = (f"(?i){AFTER}(?:{_RUN_PLURAL})[ \\t]*(?:[(\\[][^()\\[\\]\\n]{{1,40}}[)\\]][ \\t]*)?[:=][ \\t]*"
              f"(?P<value_run>{_RUN_ITEM}(?:[ \\t]+{_RUN_ITEM})+)[ \\t]*$")
 RUN_ITEM_MIN = 12  # characters of each value of such a run (``_RUN_ITEM``)
 # One-time codes that stand for a password, after their name ("GitHub recovery codes: 8f3k2-m9d4x 7hq2p-x0v3n ...",
-# "backup codes:" then one a line, trial 55): taken whole when every one holds a digit (:func:`codes`).
+# "backup codes:" then one a line): taken whole when every one holds a digit (:func:`codes`).
 _CODE = r"[\w-]{6,20}"
 CODE_RUN = (f"(?i){AFTER}(?:2fa|mfa|two[ -]factor|recovery|backup)[ _-]?codes"
             r"[ \t]*(?:[:=]|[ \t]+(?:are|were)[ \t]*:?)\s*"

@@ -1,10 +1,10 @@
-"""A text as the named-credential detector should read its labels (issue 25 §1.8): the marks of
-Markdown, HTML, YAML and JSON around a word naming a credential taken away, and the white space inside
-such a word made one space, so ``**Password:** X``, ``<b>Password:</b> X``, ``### Password`` over
-``X``, ``| **Password** | X |``, an HTML table's password column, ``password: |`` over ``X``, ``{"pw": "X"}`` and ``api  key: X`` read
-as ``Password: X`` does; also HTML entities, LaTeX commands, ``<input>`` fields and CJK bracket labels,
-then a document's structures (``secret_documents``). One more reading of ``secrets.find_secrets``; the
-same lines (a credential found only here is redacted with its line), linear in the text's length.
+"""A text as the named-credential detector should read its labels: the marks of Markdown, HTML, YAML and JSON around a
+word naming a credential taken away, and the white space inside such a word made one space, so ``**Password:** X``,
+``<b>Password:</b> X``, ``### Password`` over ``X``, ``| **Password** | X |``, an HTML table's password column,
+``password: |`` over ``X``, ``{"pw": "X"}`` and ``api  key: X`` read as ``Password: X`` does; also HTML entities, LaTeX
+commands, ``<input>`` fields and CJK bracket labels, then a document's structures (``secret_documents``). One more
+reading of ``secrets.find_secrets``; the same lines (a credential found only here is redacted with its line), linear in
+the text's length.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import re
 from . import regex_windows
 from .secret_documents import PROPERTIES, block_scalar_lines, parsed, structured
 
-# Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run
-# standing alone ("password: ****") is a placeholder, kept.
-# Linear: a run is tried from its first mark only (a run of "*" tried from each took quadratic time). Each pattern
-# here that starts with a look-around is gated by a look-ahead of the characters its matches start with: Python's
-# ``re`` tried every alternative at every character (0.3 s of the GIL on 256 KiB of "x", issue 25 §1.1).
+# Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run standing
+# alone ("password: ****") is a placeholder, kept. Linear: a run is tried from its first mark only (a run of "*"
+# tried from each takes quadratic time). Each pattern here that starts with a look-around is gated by a look-ahead
+# of the characters its matches start with, else Python's ``re`` tries every alternative at every character
+# (docs/storage-tuning.md#the-credential-scans-regular-expressions).
 _MARKS = re.compile(r"(?=[*`~_])(?:(?<=[\w:])[*`~]+|(?<![*`~])[*`~]++(?=\w)|(?<!\w)_{1,2}(?=\w)"
                     r"|(?<=[\w:])_{1,2}(?!\w))")
 # For :func:`regex_windows.sub`: a match starts at a mark, and shows within 3 characters, a run of "*`~" and the

@@ -70,8 +70,8 @@ _CODE_WORDS = (r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?
                r"|contrase[ñn]a")
 # An attribute naming a credential: key="DbPassword", name='api_key'.
 _NAMED_ATTRIBUTE = f"\\b(?:key|name)[ \\t]*=[ \\t]*[\"'][^\"'\\n]*(?:{_CODE_WORDS})[^\"'\\n]*[\"']"
-# Typing a password, what it does and where (trial 59): "type", "enter", "key in"; "to unlock", "to log into"; "at the
-# login prompt", "on the lock screen", "when prompted".
+# Typing a password, what it does and where: "type", "enter", "key in"; "to unlock", "to log into"; "at the login
+# prompt", "on the lock screen", "when prompted".
 _TYPING = r"(?:type|enter|use|key[ \t]+in|input|put[ \t]+in|punch[ \t]+in)"
 _UNLOCKING = (r"(?:unlock|log[ -]?(?:in|on)(?:to)?|login|sign[ -]?(?:in|on)(?:to)?|authenticate|get[ \t]+in(?:to)?"
               r"|access)")
@@ -85,11 +85,11 @@ _LOCKS = (r"(?:door|gate|safe|locker|padlock|garage|lockbox|key[ ]?box|alarm|key
 _PROSE_WORDS = r"password|passphrase|passcode|passwd|pwd|api[ _-]?key|secret[ _-]?key|access[ _-]?token|token"
 
 
-# Code that passes a user and a password to a call or a keyword named for authentication (issue 25 §1.8):
-# ``auth=('alice', 'X')``, ``HTTPBasicAuth("alice", "X")``, ``new PasswordAuthentication("alice", "X".toCharArray())``,
-# ``new NetworkCredential("alice", "X")``, ``Credentials.basic("alice", "X")``, ``smtp.login("me@x.org", "X")``.
-# Two string literals: the second whatever it holds (as ``password = "X"``); a name then a literal: a literal
-# holding a letter and a digit.
+# Code that passes a user and a password to a call or a keyword named for authentication: ``auth=('alice', 'X')``,
+# ``HTTPBasicAuth("alice", "X")``, ``new PasswordAuthentication("alice", "X".toCharArray())``, ``new
+# NetworkCredential("alice", "X")``, ``Credentials.basic("alice", "X")``, ``smtp.login("me@x.org", "X")``. Two string
+# literals: the second whatever it holds (as ``password = "X"``); a name then a literal: a literal holding a letter and
+# a digit.
 _STRING = r"""(?:"[^"\n]{0,100}"|'[^'\n]{0,100}'|`[^`\n]{0,100}`)"""
 _AUTH_CALL = (r"(?i)(?:auth(?:entication|enticate|orization)?(?:token)?|credentials?(?:\.basic)?|creds|log_?in"
               r"|sign_?in)[\"']?"
@@ -101,8 +101,8 @@ _AUTH_CALL = (r"(?i)(?:auth(?:entication|enticate|orization)?(?:token)?|credenti
 # "connect to https://admin.example.com", "the login for the staging Grafana"), none ending a clause.
 _PLACE = r"(?:[ \t]+[^\s\"'`]*[^\s\"'`.,;:!?]){1,4}"
 # Prose: "login with alice:X", "log in using alice / X", "sign in with the account bob:X", "log in to the router with
-# admin:X" (issue 25 §1.8); after "/" (a service's pair, "sign in with Google/Microsoft365") only a value mixing cases
-# and digits that is no word and digits.
+# admin:X"; after "/" (a service's pair, "sign in with Google/Microsoft365") only a value mixing cases and digits that
+# is no word and digits.
 _LOGIN_WITH = (f"(?i){AFTER}(?:(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|ing)?[ -]?(?:in|on)"
                r"|authenticat(?:e|es|ed|ing)|connect(?:s|ed|ing)?|ssh(?:ed|ing)?|access(?:es|ed|ing)?)(?:to)?"
                r"(?:(?:[ \t]+(?:to|into|onto|on|at|in|against))?" f"{_PLACE})?" r"[ \t]+(?:with|using|via|as)[ \t]+"
@@ -118,7 +118,7 @@ _LOGIN_WITH = (f"(?i){AFTER}(?:(?:log(?:s|ged|ging)?[ -]?(?:in|on)|sign(?:s|ed|i
                r"(?:[ \t]*[:=]|[ \t]+-|[ \t]+(?:are|is|were|was))?"
                f"[ \\t]+[\"']?[^\\s:/%\"']+[\"']?[ \\t]+with[ \\t]+{_QUOTE}?(?P<login_with>{_PAIRED}))")
 # "Jenkins: ci-bot / X", "Staging DB: admin/X": a service's name, ":", a user, "/" and a value that reads as typed
-# (with no space around "/", one holding a symbol: "Model: Qwen/Qwen2.5-7B" is a path), issue 25 §1.8.
+# (with no space around "/", one holding a symbol: "Model: Qwen/Qwen2.5-7B" is a path).
 _SERVICE_PAIR = (r"(?:^|[\r\n;,(:]|[.!?][ \t])[ \t]*(?:[\pL\pN_.-]+[ \t]+){0,2}[\pL\pN_.-]+[ \t]*:[ \t]*[\"'`]?"
                  f"[^\\s:/\"'`]+[\"'`]?[ \\t]*/[ \\t]*{_QUOTE}?(?P<service_pair>{_PAIRED})")
 
@@ -136,10 +136,10 @@ _ENDS = r"[ \t]*(?:$|[,;)]|[.!?](?:[ \t]|$))"  # a value that ends its line, cla
 # a value may start the next line, or the one after a blank line ("password:", then the value below)
 _NEXT_LINE = r"(?:\r?\n[ \t]*){0,2}"
 _KEY_SHAPED = r"[A-Za-z0-9/+_=.-]{24,}"  # a generated key's alphabet (base64, base64url, hex), 24 or more
-# One or two bare words saying whose or which credential, between its word and ":" or " =" ("password root:",
-# "API key prod =", "пароль администратора:", "mot de passe admin :"), each starting with a letter, after spaces
-# (a tab separates a table's cells); only before ":" or " =", never a verb ("password hint is ..." stays prose) nor
-# a flag's "id=" ("--secret id=npmrc2"); "key id:" and the like are judged by ``secret_values`` (issue 25 §1.8).
+# One or two bare words saying whose or which credential, between its word and ":" or " =" ("password root:", "API
+# key prod =", "пароль администратора:", "mot de passe admin :"), each starting with a letter, after spaces (a tab
+# separates a table's cells); only before ":" or " =", never a verb ("password hint is ..." stays prose) nor a
+# flag's "id=" ("--secret id=npmrc2"); "key id:" and the like are judged by ``secret_values``.
 _QUALIFIER = r"(?: +\pL[\pL\pN_.@-]{0,29}){1,2}(?: *:=? *| +=)"
 
 
@@ -326,8 +326,8 @@ class NamedCredentialDetector(Detector):
     def patterns(self, text: str) -> list[Any]:
         """The patterns that can match in ``text``, in order: those whose cover (``regex_cover``, the
         words naming a credential and what may follow them) ``text`` casefolded holds, compiled when first
-        needed. A pattern left out matches nowhere in ``text``, so the others find the same values. RE2
-        took 0.04-0.2 s to compile all of them, in every hook (docs/hooks.md#speed)."""
+        needed. A pattern left out matches nowhere in ``text``, so the others find the same values
+        (docs/hooks.md#speed)."""
         return [named_pattern(i) for i in needed(text)]
 
     def values(self, match: Any) -> Iterator[tuple[str | None, str]]:
@@ -454,8 +454,8 @@ GRAMMAR_SOURCE_CHARS = 100_000
 
 
 # One compile at a time: RE2 holds the GIL while it compiles, so a check needing the program the warm-up compiles
-# (``secret_warm``) would only compile it again after it (a second's wait doubled, trial verify61 #5); it waits for
-# that compile instead and takes its result.
+# (``secret_warm``) would only compile it again after it (a second's wait doubled); it waits for that compile
+# instead and takes its result.
 _COMPILING = threading.Lock()
 
 
@@ -538,7 +538,6 @@ def named_sources() -> list[str]:
         # a combination's groups too ("12-34-56", "7 3 9 1"); no date ("2026-12-05")
         r"(?P<whole>\d{4,8}|\d{1,3}(?:[-. ]\d{1,3}){2,4})(?:[^\pL\pN./-]|[./-](?:[^\pN]|$)|$)"
         # the code first: "4471# is the code to the front door", "4471 is our gate code", "the gate opens with 4471"
-        # (trial 59)
         r"|(?:^|[^\pL\pN#./-])(?P<whole_first>\d{4,8})#?[ \t]+(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+"
         r"(?:[\pL-]+[ \t]+){0,2}?" f"(?:{_LOCKS}[ \\t]+(?:code|combination|combo|pin)s?"
         f"|(?:code|combination|combo|pin)[ \\t]+(?:to|for)[ \\t]+(?:(?:the|my|our|your)[ \\t]+)?"
@@ -632,7 +631,7 @@ def named_sources() -> list[str]:
         f"(?i){AFTER}pass[ \\t]*[:=][ \\t]*(?:(?:{PROPERTIES}[ \\t]+)?[|>][-+0-9]{{0,2}}[ \\t]*\\r?\\n[ \\t]+)?"
         f"{_QUOTE}?(?P<pass>{_VALUE})"
         # a user, then "pass", "pw", "pwd" or "password" and the value: "SMTP: smtp.acme.com, user alerts@acme.com, pass
-        # X", "u: alice p: X" (trial 60 finding 7: judged as after "password is", not as after "pass" alone)
+        # X", "u: alice p: X" (judged as after "password is", not as after "pass" alone)
         f"|{AFTER}(?:(?:user(?:[ _-]?name)?|usr|log(?:in|on)|acc(?:oun)?t)(?:[ \\t]*[:=][ \\t]*|[ \\t]+)"
         f"|u[ \\t]*[:=][ \\t]*)[\"']?[^\\s\"',;/]+[\"']?[ \\t]*(?:[,;/]|[ \\t]and)?[ \\t]*"
         f"(?:(?:pass(?:word|wd)?|pwd|pw)(?:[ \\t]*[:=][ \\t]*|[ \\t]+)|p[ \\t]*[:=][ \\t]*)"
@@ -643,11 +642,10 @@ def named_sources() -> list[str]:
         f"|{AFTER}pass(?:[ \\t]+(?:for|to|of|on)(?:[ \\t]+[^\\s:=]+){{1,6}}?)?"
         f"(?:[ \\t]+(?:is|was)[ \\t]*:?|[ \\t]*[:=])"
         f"[ \\t]*{_QUOTE}?(?P<pass_said>{_VALUE})|{AFTER}(?:takes|uses|accepts)[ \\t]+{_QUOTE}?(?P<takes>{_VALUE})"
-        # "the password is the reverse of drowssap: X", "my password is my dog's name then 1987: X": a description
-        # after "password is" (perhaps "password for the router is": trial 60), then ":" and a space and a value mixing
-        # cases ending the sentence (verify59 N4); no scheme's or drive's ":" ("is op://vault/item", "is at C:\keys")
-        # nor where it is kept ("is in the vault: https://vault.example.com/db2", "... 1Password: op://Prod/db2/password"):
-        # no "/" or "\" in the value
+        # "the password is the reverse of drowssap: X", "my password is my dog's name then 1987: X": a description after
+        # "password is" (perhaps "password for the router is"), then ":" and a space and a value mixing cases ending the
+        # sentence; no scheme's or drive's ":" ("is op://vault/item", "is at C:\keys") nor where it is kept ("is in the
+        # vault: https://vault.example.com/db2", "... 1Password: op://Prod/db2/password"): no "/" or "\" in the value
         f"|{AFTER}(?:{words('password-strict', 'en')})(?:[ \\t]+(?:for|of|on|to|at|in)(?:[ \\t]+[^\\s:=]+){{1,4}})?"
         f"[ \\t]+(?:is|was)[ \\t]+[^\\n.!?:;=]{{1,60}}:[ \\t]+{_QUOTE}?"
         f"(?P<described>{_UNPLACED}){_QUOTE}?{_ENDS}"
@@ -671,14 +669,14 @@ def named_sources() -> list[str]:
         f"|verwende|benutze|usa|usar|introduce|ingresa|utilizza|inserisci|digite|gebruik)[ \\t]+{_QUOTE}?"
         f"(?P<spaced_use>{_VALUE}){_QUOTE}?[ \\t]+"
         r"(?:(?:to|for|when)[ \t]+(?:log(?:ging)?[ -]?(?:in|on)|sign(?:ing)?[ -]?(?:in|on)|login|authenticat|unlock)"
-        # "enter X at the login prompt", "type X on the lock screen", "type X when prompted" (trial 59)
+        # "enter X at the login prompt", "type X on the lock screen", "type X when prompted"
         f"|{_AT_PROMPT}"
         r"|pour[ \t]+(?:(?:te|vous|se)[ \t]+connecter|la[ \t]+connexion|d[ée]verrouiller)"
         r"|(?:zum|um)[ \t]+(?:einloggen|anmelden|entsperren|(?:dich|sich)[ \t]+(?:anzumelden|einzuloggen))"
         r"|para[ \t]+(?:iniciar[ \t]+sesi[oó]n|entrar|acceder|acessar|desbloquear|fazer[ \t]+login)"
         r"|per[ \t]+(?:accedere|entrare|sbloccare)|om[ \t]+(?:in[ \t]+te[ \t]+loggen|aan[ \t]+te[ \t]+melden))",
-        # what is typed to unlock or log in, no word naming it (trial 59): "To unlock the laptop type X", "to log into the
-        # VPN, enter X"; "X is what I type to unlock the laptop"; "the laptop unlocks with X", "log into Jira with X" (the
+        # what is typed to unlock or log in, no word naming it: "To unlock the laptop type X", "to log into the VPN,
+        # enter X"; "X is what I type to unlock the laptop"; "the laptop unlocks with X", "log into Jira with X" (the
         # value ending its clause). Judged as "use X to log in" is (``secret_values.named_value_kept``).
         f"(?i){AFTER}to[ \\t]+{_UNLOCKING}(?:[ \\t]+(?:to|into|on|onto|at))?(?:{_PLACE})??[ \\t]*,?[ \\t]+"
         f"(?:(?:just|simply|you|then|always)[ \\t]+){{0,2}}{_TYPING}[ \\t]+(?:in[ \\t]+)?{_QUOTE}?"
@@ -690,7 +688,7 @@ def named_sources() -> list[str]:
         f"[ \\t]+(?:with|using)[ \\t]+(?:(?:the[ \\t]+)?(?:code|passcode|passphrase|phrase|word)[ \\t]+)?{_QUOTE}?"
         f"(?P<spaced_use_with>[^\\s\"'`:/]{{5,}}[^\\s\"'`.,;:!?)\\]]){_QUOTE}?{_ENDS}",  # (a user's pair is _LOGIN_WITH's)
         # a password written glued to its word ("mypasswordisX", "passwordwas:X"), after a question ("the db's
-        # password? it's X"), or one character at a time ("password: Z k 9 x 2 m"), issue 25 §1.8
+        # password? it's X"), or one character at a time ("password: Z k 9 x 2 m")
         f"(?i){_GLUED_START}(?:{glued}(?:is|was)[:=]?|(?:{glued}|{words('password-strict', 'en')}|{words('password', 'en')})"
         r"(?:[:=]|[ \t]+))(?P<glued>[A-Za-z0-9!@#$%^&*+=?~._-]{6,64})" f"{_GLUED_END}"
         # any word for a credential joined to its value by one punctuation, perhaps spaced ("password-X", "DB_PASSWORD_X",

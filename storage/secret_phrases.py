@@ -1,6 +1,6 @@
 """Secrets made of words: a wallet's seed (recovery) phrase, 12 or more words of BIP39's English list in a row
 (:class:`SeedPhraseDetector`), and a passphrase of several words after the word naming it (:func:`passphrase`,
-judged for ``secret_named``'s pattern): "my gpg passphrase is correct horse battery staple" (issue 25 §1.8).
+judged for ``secret_named``'s pattern): "my gpg passphrase is correct horse battery staple".
 """
 
 from __future__ import annotations

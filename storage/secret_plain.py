@@ -1,9 +1,9 @@
-"""A password written as plain words (trial 60 findings 6 and 7): "the admin password is letmein", "Das Passwort ist
-sonnenblume", "The passphrase is: purple monkey dishwasher", "our shared login is ops / summer". A word of letters
-right after a word for password and its verb or ":" (or a user and "/" or "pass"), ending its clause, or made up
-before more words ("The password's letmein btw"), is one unless it says something about the password
-(:func:`plain_password`); so is one assigned to an upper-case name
-for a credential in an environment or configuration line, "DB_PASSWORD=sunshine" (:func:`plain_assigned`).
+"""A password written as plain words: "the admin password is letmein", "Das Passwort ist sonnenblume", "The
+passphrase is: purple monkey dishwasher", "our shared login is ops / summer". A word of letters right after a word
+for password and its verb or ":" (or a user and "/" or "pass"), ending its clause, or made up before more words
+("The password's letmein btw"), is one unless it says something about the password (:func:`plain_password`); so is
+one assigned to an upper-case name for a credential in an environment or configuration line, "DB_PASSWORD=sunshine"
+(:func:`plain_assigned`).
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ _SETTING = frozenset("true false yes no on off null nil undef foo bar baz qux fo
 # What a text writes where a password goes (:func:`placeholder`). For every detector: a word in capitals saying what
 # goes there (PASSWORD, DB_PASS, YOUR_TOKEN, CHANGEME), a run of x, * or dots, the bare word password/passwd/pass/
 # pwd/secret/token, or the name of the 1Password manager ("パスワードは1Passwordにあります": where it is kept); any
-# other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db"). RE2: Python's ``re`` took quadratic time
-# on a run of PASS (0.6 s on 8,000 characters).
+# other capitals are a password ("postgres://app:CORRECTHORSEBATTERY@db"). RE2: Python's ``re`` takes quadratic time
+# on a run of PASS (docs/storage-tuning.md#the-credential-scans-regular-expressions).
 _PLACEHOLDER_ANY = re2.compile(
     r"(?:[A-Z_]*(?:PASS|PWD|SECRET|TOKEN|KEY|CHANGE_?ME|REDACTED|PLACEHOLDER|HIDDEN|XXX)[A-Z_]*)|[xX*.#-]+"
     r"|(?i:pass(?:word|wd)?|pwd|secret|token|1password)", OPTIONS)
@@ -244,7 +244,7 @@ def _changed_to_prose(value: str) -> bool:
 
 # A verb among the few words after a word: an auxiliary or a modal, or a word of the model's vocabulary with a third
 # person's "s" ("kicks", "rejects"): the word is a subject's noun ("the password's lockout kicks in", "the password's
-# lockout threshold is 5"; trials verify63 N3, verify64 N8), unless a clause opens first ("letmein so it is safe").
+# lockout threshold is 5"), unless a clause opens first ("letmein so it is safe").
 _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)\b")
 _AUXILIARY = frozenset("is are was were has have had will would can could shall should must may might does do did".split())
 _CLAUSE_WORDS = frozenset(CLAUSE_WORDS.split("|"))

@@ -6,7 +6,7 @@ password in a URL and a Bitcoin private key in base58check (its checksum checked
 detect-secrets' plugins are not imported to scan: their patterns, as ``secret_re2.linear_source``
 rewrites them, are kept in ``detect_secrets_patterns.json`` (:func:`builtin_detectors`; a test checks it
 against the installed detect-secrets). Importing the plugins imports ``requests`` and detect-secrets'
-whole scanner, 0.08-0.1 s of every hook and CLI command (docs/hooks.md#speed). Its JWT check and its
+whole scanner, in every hook and CLI command (docs/hooks.md#speed). Its JWT check and its
 sequence filter are imported when a value is found. Each detector's ``secret_type`` is what a refusal
 calls the credential (``secrets.LABELS`` names detect-secrets' own).
 """
@@ -113,13 +113,12 @@ class KeyFormatDetector(Detector):
     its row's regex at a word boundary, or after its row's context words on the same line
     (within 40 characters), and labelled by its row's name.
 
-    One RE2 pattern for the rows a text can hold, without groups, finds where a value is; the row
-    that matched there is then told apart by its own pattern (:func:`_row_pattern`, compiled when
-    a match first needs it), so the groups of a hundred rows are never computed over a long match
-    (that took 0.5 s on 256 KiB of one key). The rows a text can hold (:meth:`patterns`) are those
-    whose regex's cover and context's cover (``regex_cover``) the text casefolded holds: a row left out
-    matches nowhere in the text, so the one pattern of the others finds the same values. RE2 took
-    0.02-0.03 s to compile the whole table's pattern, in every hook (docs/hooks.md#speed)."""
+    One RE2 pattern for the rows a text can hold, without groups, finds where a value is; the row that matched there is
+    then told apart by its own pattern (:func:`_row_pattern`, compiled when a match first needs it), so the groups of a
+    hundred rows are never computed over a long match (docs/storage-tuning.md#the-credential-scans-regular-expressions).
+    The rows a text can hold (:meth:`patterns`) are those whose regex's cover and context's cover (``regex_cover``) the
+    text casefolded holds: a row left out matches nowhere in the text, so the one pattern of the others finds the same
+    values, and compiles sooner (docs/hooks.md#speed)."""
 
     secret_type = "key format"  # each finding is labelled by its format
 
@@ -139,7 +138,7 @@ class KeyFormatDetector(Detector):
     def _kept(self, text: str) -> tuple[int, ...]:
         """The numbers of the rows ``text`` can hold, for :meth:`patterns` and then :meth:`values`."""
         # a look at each string, however long the text, and not at what follows each place it is (a loop in
-        # Python): a text of "-" (Mailgun's "-" then a hex digit) would take 0.2 s, every row 0.5 s at 64 KiB
+        # Python, slow on a text of "-": Mailgun's "-" then a hex digit)
         held, rows = holding(text.casefold(), _key_format_covers(), math.inf, follow=False), len(self._rows)
         return tuple(number for number in range(rows) if number in held and rows + number in held)
 
@@ -188,8 +187,8 @@ def _key_format_covers() -> dict[str, Any]:
 
 @functools.cache
 def _row_pattern(row: KeyFormat) -> Any:
-    """A key format row's own pattern, its value a group. Compiled when first needed: the hundred of
-    them take 0.03-0.05 s, and most texts match no key format (docs/hooks.md#speed)."""
+    """A key format row's own pattern, its value a group. Compiled when first needed: most texts match
+    no key format (docs/hooks.md#speed)."""
     return compile_linear(_row_source(row, f"({row.regex})"))
 
 

@@ -23,13 +23,13 @@ import re2
 
 OPTIONS = re2.Options()
 OPTIONS.log_errors = False  # a pattern RE2 refuses raises; nothing is written to stderr
-# The key format table's one pattern, and the prose grammar's, outgrow RE2's default 8 MiB of DFA
-# memory on a long run of key characters, and RE2 then falls back to its NFA, 40 times slower (4 s
-# on 256 KiB): 32 MiB for those patterns alone (the DFA grows to it only on such input).
+# The key format table's one pattern, and the prose grammar's, outgrow RE2's default 8 MiB of DFA memory on a long run
+# of key characters, and RE2 then falls back to its far slower NFA: 32 MiB for those patterns alone (the DFA grows to it
+# only on such input; docs/storage-tuning.md#the-credential-scans-regular-expressions).
 TABLE_OPTIONS = re2.Options()
 TABLE_OPTIONS.log_errors, TABLE_OPTIONS.max_mem = False, 32 << 20
 # RE2's DFA starts only with room for 20 states as large as its program's instruction list, else every search runs
-# the NFA, 100 to 1,000 times slower: the prose grammar (some 340,000 instructions) needs 48 MiB (bench/secret_scan.py).
+# the far slower NFA: the prose grammar (some 340,000 instructions) needs 48 MiB (bench/secret_scan.py).
 GRAMMAR_OPTIONS = re2.Options()
 GRAMMAR_OPTIONS.log_errors, GRAMMAR_OPTIONS.max_mem = False, 64 << 20
 
@@ -73,9 +73,9 @@ class Detector:
 
 @functools.lru_cache(maxsize=4)
 def utf8(text: str) -> tuple[bytes, list[int] | None]:
-    """``text`` in UTF-8, and the byte offset of each of its characters (None: ASCII, the same). RE2's
-    wrapper encodes a ``str`` whole, and counts up to the offset asked, at every call: a row matched at
-    each of many matches of a long text took quadratic time (23 s on 32,000 characters)."""
+    """``text`` in UTF-8, and the byte offset of each of its characters (None: ASCII, the same). RE2's wrapper encodes a
+    ``str`` whole, and counts up to the offset asked, at every call: a row matched at each of many matches of a long
+    text would take quadratic time (docs/storage-tuning.md#the-credential-scans-regular-expressions)."""
     if text.isascii():
         return text.encode(), None
     widths = (1 if c < "\x80" else 2 if c < "\u0800" else 3 if c < "\U00010000" else 4 for c in text)
@@ -135,11 +135,11 @@ def find(detector: Any, text: str, skipped: frozenset[Any] = frozenset()) -> Ite
                         else at + len(value)
 
 
-# A large program takes RE2 5 to 20 µs a match to give its groups (its NFA or BitState set up for the whole
-# program), and as long again to find where a match starts when its reversed program's DFA has no room to start (the
-# prose grammar's at 64 MiB, and four others'): 10 to 20 times its DFAs' time. After this many matches in a text this
-# long, its twin takes over (:func:`matches`), with this much memory an instruction (bench/secret_scan.py). Not from
-# the first match: as fast on short texts, but compiling every twin doubles a cold first check (bench/secret_twin.py).
+# A large program is slow to give a match's groups (its NFA or BitState set up for the whole program), and as slow again
+# to find where a match starts when its reversed program's DFA has no room to start (the prose grammar's at 64 MiB, and
+# four others'; docs/storage-tuning.md#the-credential-scans-regular-expressions). After this many matches in a text this
+# long, its twin takes over (:func:`matches`), with this much memory an instruction (bench/secret_scan.py). Not from the
+# first match: as fast on short texts, but compiling every twin doubles a cold first check (bench/secret_twin.py).
 LARGE_PROGRAM = 4000
 MANY_MATCHES_BYTES = 4096
 TWIN_AFTER = 64
@@ -258,7 +258,7 @@ class _TextMatch:
     """An RE2 match over a text's UTF-8 (:func:`utf8`) read as a match over the text: offsets in
     characters, groups as ``str``. RE2's wrapper decodes every offset of every match of a ``str`` (its
     own ``finditer`` took 2-3 times as long per match; decoys such as "pwd='" repeated match every few
-    characters: issue 25)."""
+    characters)."""
 
     __slots__ = ("_match", "_chars", "string", "re", "_last")
 

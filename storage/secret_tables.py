@@ -16,7 +16,7 @@ from .regex_cover import cover, indexed
 
 def packaged(name: str) -> str:
     """The text of the data file ``name`` installed beside this module (as ``embeddings`` finds the
-    tokenizer: ``importlib.resources`` took 0.01-0.02 s to import in every hook, docs/hooks.md#speed)."""
+    tokenizer: no ``importlib.resources`` import in every hook, docs/hooks.md#speed)."""
     return Path(__file__).with_name(name).read_text(encoding="utf-8")
 
 
@@ -66,7 +66,7 @@ def languages_of(role: str) -> list[str]:
 def _words_of(role: str) -> tuple[tuple[str, str], ...]:
     """``(language, alternatives)`` of each row of ``role`` in ``secret_words.tsv`` (``password-typo``: in the table
     ``secret_typos`` generates from it), in order: the grammar
-    asks :func:`words` some 150 times, by role and language (reading every row each time took 0.003 s)."""
+    asks :func:`words` some 150 times, by role and language (docs/hooks.md#speed)."""
     rows = tsv_rows("secret_typos.tsv") if role == "password-typo" else tsv_rows("secret_words.tsv")
     return tuple((lang, alternatives) for lang, row_role, alternatives, *_ in rows if row_role == role)
 
@@ -81,8 +81,7 @@ def lookalikes() -> dict[int, str]:
 def covers(sources: list[str]) -> dict[str, Any]:
     """What a packaged covers file holds (:func:`packaged_covers`): a check of the regexes ``sources`` and
     the index of their covers (``regex_cover.indexed``). Write the file again when the patterns or the
-    tables change (``tests/test_secret_named_prefilter.py`` says how): computing the named-credential
-    patterns' covers takes 0.05-0.3 s, the key format table's 0.02 s."""
+    tables change (``tests/test_secret_named_prefilter.py`` says how), so no hook computes them."""
     return {"sources": _sources_digest(sources), **indexed([cover(source) for source in sources])}
 
 
@@ -97,7 +96,7 @@ def packaged_covers(name: str, sources: list[str]) -> dict[str, Any]:
 
 
 def _sources_digest(sources: list[str]) -> str:
-    """A check of the sources (CRC-32 and length: ``hashlib`` took 0.004 s to import in every hook)."""
+    """A check of the sources (CRC-32 and length: no ``hashlib`` import in every hook)."""
     import zlib
 
     joined = "\0".join(sources).encode()

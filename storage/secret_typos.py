@@ -1,8 +1,9 @@
-"""Words for password misspelled or spelled out (trial 59 #5: "pasword: X", "passwrod is X", "the p-a-s-s-w-o-r-d is
-X"): each word of ``secret_words.tsv``'s password rows with one letter dropped, two neighbours swapped or one letter
-doubled, less the real words among them (the model's WordPiece vocabulary and BIP39's word lists in every language
-``mnemonic`` ships: "passport" is no typo), and each written a letter at a time (:func:`spelled`). They are generated into ``secret_typos.tsv``, read as the role ``password-typo`` (``secret_tables.words``);
-write the file again when the word table changes (``tests/test_secret_trial59.py`` says how).
+"""Words for password misspelled or spelled out ("pasword: X", "passwrod is X", "the p-a-s-s-w-o-r-d is X"): each word
+of ``secret_words.tsv``'s password rows with one letter dropped, two neighbours swapped or one letter doubled, less
+the real words among them (the model's WordPiece vocabulary and BIP39's word lists in every language ``mnemonic``
+ships: "passport" is no typo), and each written a letter at a time (:func:`spelled`). They are generated into
+``secret_typos.tsv``, read as the role ``password-typo`` (``secret_tables.words``); write the file again when the word
+table changes (``tests/test_secret_trial59.py`` says how).
 """
 
 from __future__ import annotations

@@ -113,15 +113,15 @@ PASSWORD_DETECTORS = ("BasicAuthDetector", "UrlPasswordDetector", "NamedCredenti
 
 # A reference or placeholder stands for a value and holds none: ``$DB_PASSWORD``, ``${token}``, ``$env:API_KEY``,
 # ``%DB_PASSWORD%``, ``<your-password>``, ``{{ secret }}``. A value in the same wrapping that mixes cases and
-# digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value (an adversarial pass stored these).
+# digits (``$ecretPa55w0rd``, ``{Xk29slQpz}``) is a value.
 # What ``secrets.redact`` writes in a credential's place (``[GitHub token]``) is one too.
 # So is code that makes or fetches one: a call of a lower-case name (``generate_secret(32)``,
-# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` took
-# cubic time on a quoted value of spaces (0.15 s on 200 characters).
+# ``secrets.token_hex(16)``, ``os.urandom(24)``). RE2 (``[\pL\pN_]`` is Python's ``\w``): Python's ``re`` takes
+# cubic time on a quoted value of spaces (docs/storage-tuning.md#the-credential-scans-regular-expressions).
 @functools.cache
 def _reference() -> Any:
     """The pattern of a reference or placeholder (above), compiled when a value is first found: most texts
-    hold none, and RE2 takes 0.002 s to compile it (docs/hooks.md#speed)."""
+    hold none (docs/hooks.md#speed)."""
     return compile_linear(r"\$\{?(?:[A-Z0-9_]+|[a-z_]+)\}?|\$\([\pL\pN_]+\)|\$env:[\pL\pN_]+|%[A-Za-z_][A-Za-z0-9_]*%"
                           # a command's output in its place: "$(op read op://dev/x/key)", "$(cat ~/.pw)"
                           r"|\$\([^()\n]{1,200}\)?"
@@ -294,8 +294,8 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     key (``_PUBLIC``) or one named a site key (``_SITE_KEY``).
 
     The value's own rules are read first, the words before it only for a value they keep: a text dense with
-    values a pattern finds and these rules refuse (issue 25 §1.1) is not searched again at each; either part
-    only refuses, so the order changes nothing."""
+    values a pattern finds and these rules refuse is not searched again at each; either part only refuses,
+    so the order changes nothing."""
     if group.startswith("spaced_use"):  # typed to unlock or log in, before or after the words saying so
         group = "spaced_use"
     return _value_kept(group, value, text, start, at) and not _named_otherwise(group, value, text, start, at)
@@ -328,7 +328,7 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         if not (mixed and is_value(value)):
             return False
         wordy = sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value)
-        # (words parted by a typed symbol, "Kangaroo!Jump55", are how a password is made up: trial 59)
+        # (words parted by a typed symbol, "Kangaroo!Jump55", are how a password is made up)
         named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in _TYPED and (len(value) < 8 or (
             sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
             and not _TYPED_SYMBOL.search(value.strip("!#$%^&*?~")))) or group in ("glued_joined", "glued_bare") and (

@@ -1,13 +1,13 @@
 """Warming the credential check up in small steps, off the request path.
 
-On a cold process RE2 compiles the named-credential patterns (the largest some 350,000 instructions) and
-builds their first DFA states when a text first names a credential: seconds on a loaded machine for a server's
-first ``remember`` (trial 60 #14). The server's worker runs :func:`steps` in turns
-(``maintenance.Upkeep.start_warm_up``), serving its queue between two; what a check needs before its step ran
-is compiled by that check, as without the warm-up (the caches are the modules' own). RE2 holds the GIL while it
-compiles, so a step under way stalls every thread: the programs that the most of ``FIRST_MEMORIES`` need come first
-(the smaller first among as many), then the others from the smallest (the misspelled words' last), so that a first
-``remember`` seldom waits behind a step it does not need (trial verify61 #5).
+On a cold process RE2 compiles the named-credential patterns (the largest some 350,000 instructions) and builds
+their first DFA states when a text first names a credential: seconds on a loaded machine for a server's first
+``remember``. The server's worker runs :func:`steps` in turns (``maintenance.Upkeep.start_warm_up``), serving its
+queue between two; what a check needs before its step ran is compiled by that check, as without the warm-up (the
+caches are the modules' own). RE2 holds the GIL while it compiles, so a step under way stalls every thread: the
+programs that the most of ``FIRST_MEMORIES`` need come first (the smaller first among as many), then the others
+from the smallest (the misspelled words' last), so that a first ``remember`` seldom waits behind a step it does not
+need.
 """
 
 from __future__ import annotations

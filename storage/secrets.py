@@ -123,8 +123,8 @@ _QUOTES = (rf"(?:{_QUOTE}[ \t]*(?:{_JOINER}[ \t]*){{0,4}}{_QUOTE}"
 # ("ghp_u8jz... part 2: ...hJ0a", "(2/2)"), these when both runs hold a digit.
 _PART = (r"[,;]?\s+(?:(?i:part|pt\.?|piece|chunk|half)[ \t]*#?\d\d?(?:[ \t]*(?:/|of)[ \t]*\d\d?)?"
          r"|\(\d\d?[ \t]*(?:/|of)[ \t]*\d\d?\))[ \t]*[:=)-]?\s*")
-# (gated by the characters a match starts with: Python's ``re`` tried the look-behind at every character, 0.1 to 0.3 s
-# of the GIL on 256 KiB, issue 25 §1.1)
+# (gated by the characters a match starts with, else Python's ``re`` tries the look-behind at every character:
+# docs/storage-tuning.md#the-credential-scans-regular-expressions)
 _WRAP = re.compile(rf"(?=[,;\s\\\"'`$#{{])(?<=[\w+/=.-]{{4}})(?:{_PART}|[ \t]*(?:\\[ \t]*)?\n[ \t]*|\t|{_QUOTES})"
                    rf"(?=[\w+/=.-]{{4}})")
 

@@ -1,8 +1,8 @@
-"""Sessions in ``memvault export`` and ``import`` (issue 26): each session as lines of at most
-``TURNS_PER_CALL_MAX`` turns, after the memories. An import appends the turns with their seqs
-(a second import adds nothing; each turn is redacted again, as at capture, and keeps the kinds its
-export says were redacted) and ends a session
-whose last line says it ended, linked to its digest when that memory is in the tenant."""
+"""Sessions in ``memvault export`` and ``import``: each session as lines of at most
+``TURNS_PER_CALL_MAX`` turns, after the memories. An import appends the turns with their seqs (a
+second import adds nothing; each turn is redacted again, as at capture, and keeps the kinds its
+export says were redacted) and ends a session whose last line says it ended, linked to its digest
+when that memory is in the tenant."""
 
 from __future__ import annotations
 

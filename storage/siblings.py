@@ -1,8 +1,7 @@
 """Near misses: a memory about a sibling of what the question names ("the Q1 audit deadline" for
 "when is the Q2 audit deadline?", "the Berlin office wifi" for "the Paris office wifi?"). Such a
 memory matches every other word of the question, so its similarity and its lead over the rest are
-high, and recall was sure of it (trial 50: 28 of about 60 questions, 0.51-0.93). Read on words,
-no model: docs/retrieval-tuning.md#siblings."""
+high, and recall was sure of it. Read on words, no model: docs/retrieval-tuning.md#siblings."""
 
 from __future__ import annotations
 
@@ -67,7 +66,7 @@ SPELLED_OTHERWISE = frozenset(ONE_OF) | frozenset(ONE_OF.values())  # a memory m
 # ("the Team tier", "the Business plan", "the Family plan" for "the Pro tier").
 PLAN_HEADS = frozenset("tier tiers plan plans edition editions subscription subscriptions license licence".split())
 # Words a tier is said of: a tier asked before one stands alone ("customers on the free plan?", "free users"
-# for "Enterprise customers get ..."; trial 59 #3).
+# for "Enterprise customers get ...").
 TIER_HEADS = PLAN_HEADS | frozenset(w + s for w in "customer user account member subscriber client".split()
                                     for s in ("", "s"))
 # Roles held of something: the word after one and "of" or "for" names which, as the word before a team

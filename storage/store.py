@@ -228,8 +228,8 @@ class Store:
     def _unvectored(self, tx: Reader, tenant: str, scope: str, but: str | None = None) -> str | None:
         """Why ``similar`` and ``contradicts`` are incomplete although the new memory has its vector: current
         memories of ``scope`` (other than ``but``) whose vectors are still pending (stored while the model was
-        not ready: trial verify61 N6), which the vector search cannot find; None when there are none. Reads at
-        most ``PENDING_LOOK`` of them, chosen in the query (another tenant's or scope's never hide them)."""
+        not ready), which the vector search cannot find; None when there are none. Reads at most
+        ``PENDING_LOOK`` of them, chosen in the query (another tenant's or scope's never hide them)."""
         pending = tx.memories(tenant, pending=True, limit=PENDING_LOOK + 2,  # one more, and ``but``
                               filters=Filters(tenant=tenant, scopes=[scope], now=self.clock()))
         mine = [m for m in pending.values() if m.id != but]
@@ -308,7 +308,7 @@ class Store:
         if memory_id is None:
             return None
         stored = history.row(tx, tenant, memory_id)
-        said = given.get("observed_at")  # a restatement dated in the past confirms then, not now (trial 27 #6)
+        said = given.get("observed_at")  # a restatement dated in the past confirms then, not now
         tx.confirm(memory_id, min(now, said) if isinstance(said, int) else now, key)
         return RememberOutcome(
             id=memory_id, created=False, duplicate_of=memory_id, not_applied=differences(stored, given)
@@ -365,7 +365,7 @@ class Store:
             "kind": kind and fields["kind"], "tags": None if tags is None else fields["tags"],
             "importance": importance and fields["importance"], "source": fields["source"],
             "observed_at": observed_at and observed, "expires_at": expires,
-            "scope": fields["scope"],  # a key's replay names the memory of another scope (adversarial pass 54 #4)
+            "scope": fields["scope"],  # a key's replay names the memory of another scope
         }
         checked_scope, content_hash = str(fields["scope"]), validate.content_hash(text)
         # Embedded while the checks run, never inside the write; cancelled, unless it began,
@@ -404,7 +404,7 @@ class Store:
                     expires_at=expires, vectors=vectors, idempotency_key=key,
                     tokens=tokens,  # type: ignore[arg-type]
                 )
-                # "Work" beside "work" splits what recall reads: said, not refused (trial 59 #8), of a new scope
+                # "Work" beside "work" splits what recall reads: said, not refused, of a new scope
                 now, alike = self.clock(), None
                 if not tx.counts(Filters(tenant=tenant, scopes=[checked_scope], now=now)):
                     alike = validate.lookalike(checked_scope, {s for s, _ in tx.counts(
@@ -479,7 +479,7 @@ class Store:
     ) -> list[tuple[str, str]]:
         """``contradicts`` but the older ones another memory already outdates (a kept pair waits), or the
         latest observed of them when that is all, as ``remember`` names them (all are kept for review): a fact
-        changed 62 times named ~7 of its versions on each change (trial verify63 N7)."""
+        changed 62 times named ~7 of its versions on each change."""
         from .change_pairs import compared_scopes
         from .consolidate import waiting_newer
 
@@ -579,8 +579,8 @@ class Store:
                 reason=reason,
                 tokens=tokens,
             )
-            # As remember reads a new memory (trial 59 #1: a supersede contradicting another current memory said
-            # nothing); the memory replaced is no longer current, so it is no contradiction.
+            # As remember reads a new memory; the memory replaced is no longer current, so it is no
+            # contradiction.
             _, found, newer = (self._similar(tx, tenant, old.scope, vectors.vectors[0], text, observed, row.kind)
                                if vectors else ([], [], []))
             contradicts = [(i, reason) for i, reason in found if i != old.id]
@@ -729,7 +729,7 @@ class Store:
         from .runs import OUTCOMES, summarize
 
         if outcome is not None and outcome not in OUTCOMES:
-            raise validate.not_one_of("outcome", outcome, OUTCOMES)  # the words of every path (trial 27 #7)
+            raise validate.not_one_of("outcome", outcome, OUTCOMES)  # the words of every path
         note, private = validate.public(note)
         self._refuse_secrets("Nothing was recorded: no confirmation, no run", note=note)
         note = validate.short_text("note", note, REASON_MAX_CHARS)

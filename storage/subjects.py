@@ -1,9 +1,9 @@
-"""Near misses of whom a memory tells and what it holds (trial 59): the question asks of one person
-("Does Alice from accounting prefer tea?") and the memory tells of another ("Bob from accounting prefers
-tea over coffee"), asks for one group ("the laptop budget for designers") and the memory holds another's
-("... for engineers"), or asks for a count or an age the memory does not hold ("How old is my daughter?"
-over "My daughter's birthday is on 14 March"). :func:`near_miss` adds these to ``siblings.sibling``.
-Read on words, no model: docs/retrieval-tuning.md#siblings."""
+"""Near misses of whom a memory tells and what it holds: the question asks of one person ("Does Alice
+from accounting prefer tea?") and the memory tells of another ("Bob from accounting prefers tea over
+coffee"), asks for one group ("the laptop budget for designers") and the memory holds another's ("...
+for engineers"), or asks for a count or an age the memory does not hold ("How old is my daughter?" over
+"My daughter's birthday is on 14 March"). :func:`near_miss` adds these to ``siblings.sibling``. Read on
+words, no model: docs/retrieval-tuning.md#siblings."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@ every one: "November 3, 5 and 9" → "November 3, November 5 and November 9", "t
 November" → "the 3rd November, 5th November and 9th November", "3., 5. and 9 November" (German, once in
 English: :mod:`.timeforeign`) → "3 November, 5 November and 9 November"; a year after the list goes with each
 day, and a day listed after a date takes its month ("March 3 or was it the 5th?"); days alone, "the 3rd,
-5th and 9th", are each written "the 3rd" (:mod:`.timewords` reads them as days of one month). Trial verify64 N3: one day
-of such a list was read, or none."""
+5th and 9th", are each written "the 3rd" (:mod:`.timewords` reads them as days of one month)."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from .timefmt import MONTH_NAMES
 # Times listed in a question ("on March 3 and on March 11", "Monday, Tuesday or Friday", "am 1. Dezember und am 3.
 # März"): joined by a comma or a word for "and", "or" (of the languages of :mod:`.timeforeign` too), each perhaps
 # led by "on", "in" ... again. An alternative is one too: "A or was it B", "A, or maybe B", "A? or B?", "A - or
-# was it B" (trial verify64 N2: B left alone was a name no memory holds, and recall abstained).
+# was it B".
 LISTED_MAX = 7  # times of one list read at most ("Monday, Tuesday ... and Sunday"): more are read as one
 _JOINER = r"(?:and|or|as\s+well\s+as|und|oder|et|ou|y|e|o|en|&)"
 _HEDGE = (r"(?:(?:was|is)\s+it|maybe|perhaps|possibly|rather|vielleicht|eher|peut-être|plutôt|quizás?|tal\s+vez"

@@ -42,7 +42,7 @@ _DAY_WORD_TEXT = re.compile(rf"(?<![\w-]){_DAY_WORD}(?![\w-])", re.IGNORECASE)
 # Words that may follow "Friday the twentieth" ("... at 3pm", "... and"), where "Monday the first thing" is no day.
 _AFTER_DAY_WORD = r"(?=\s*(?:[?.,;!)]|$)|\s+(?:at|and|or|in|on|when|before|after|to|for|with|we|i|you|they)\b)"
 # A month or quarter with a relative year, a weekday with a relative week: the one time both name
-# ("March last year" is March 2025, never all of 2025; new-user trial 50), or "this"/"last" March.
+# ("March last year" is March 2025, never all of 2025), or "this"/"last" March.
 _RELATIVE = r"(?:last|previous|this|next)"
 _COMBINED = (rf"(?:(?:{_MONTHS})\.?|{_QUARTER}),?\s+(?:of\s+)?{_RELATIVE}\s+year"
              rf"|{_RELATIVE}\s+year,?\s+in\s+(?:{_MONTHS}|{_QUARTER})"
@@ -154,11 +154,11 @@ _NOT_REPEATED = re.compile(r"\b(?:last|this|next|ago|past|previous|before|prior|
 _THIRDS = {"beginning": 0, "start": 0, "early": 0, "middle": 1, "mid": 1, "end": 2, "late": 2}
 _NOUN_AFTER = re.compile(r"\s+(?!(?:" + "|".join(sorted(STOP_WORDS)) + r")\b)[a-z]+\b")
 # Words placing what is asked within the time named, which name nothing without it ("earlier this month",
-# "back in March"): they go with the time (left a word, "earlier" was a subject no memory holds: issue 25 §2).
+# "back in March"): they go with the time (left a word, "earlier" was a subject no memory holds).
 _WITHIN_TIME = r"\b(?:earlier|later|sometime|back)"
-# A clock time written beside a time ("at 10am on Tuesday", "yesterday at 15:30 UTC"): memories carry
-# a day, so it narrows nothing and goes with the time (left a word, it buried the day's answer: trial 50).
-# Before the time only after a word leading to it ("to 02:00 yesterday" may be what was moved).
+# A clock time written beside a time ("at 10am on Tuesday", "yesterday at 15:30 UTC"): memories carry a
+# day, so it narrows nothing and goes with the time (left a word, it buried the day's answer). Before the
+# time only after a word leading to it ("to 02:00 yesterday" may be what was moved).
 _CLOCK_LEAD = r"(?:at|around|about|by|after|before)\s+"
 _CLOCK = (r"(?:\d{1,2}(?::\d\d){0,2}\s*(?:[ap]\.?m\.?(?!\w))"
           r"|\d{1,2}:\d\d(?::\d\d)?(?:\s*(?:utc|gmt|z)\b)?|noon\b|midnight\b)")
@@ -173,7 +173,7 @@ _YEAR_LEAD = _MONTH_LEAD - {"the", "this", "last", "past", "previous"} | frozens
     "from year christmas easter thanksgiving halloween hanukkah diwali ramadan eid new q1 q2 q3 q4 h1 h2".split()
 )
 # A bare weekday is a past day only in a past-tense question ("what did we ship on Monday?",
-# not "can I ship on Monday?", issue 25).
+# not "can I ship on Monday?").
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|happened|went|broke|made|got|\w+[^\We]ed)\b", re.IGNORECASE)
 _STATE_VERB = re.compile(r"\b(?:was|were)\b(?!\s+\w+ed\b)", re.IGNORECASE)  # "was decided" is an act
 _NOT_PAST = re.compile(
@@ -189,7 +189,7 @@ _AHEAD_LEAD = _AHEAD_WORDS | {"for", "by"}
 _NAMED_LEAD = _MONTH_LEAD - {"the", "of"} | _AHEAD_LEAD | {"on", "over", "at", "around"}
 _OWNERS = frozenset("a an every each our my your their his her its".split())
 # A question asking what is due names a month that a memory may say in any year ("what is due in
-# March?" and "The audit deadline is 2027-03-15"), besides the one observed then (trial 50).
+# March?" and "The audit deadline is 2027-03-15"), besides the one observed then.
 _DUE = re.compile(r"\b(?:due|deadlines?|scheduled|planned)\b", re.IGNORECASE)
 _MONTH_ALONE = re.compile(rf"(?:{_MONTHS})\.?|{_QUARTER}", re.IGNORECASE)
 _NAME_VERB = re.compile(
@@ -226,19 +226,19 @@ _YEAR = re.compile(_YEAR_DIGITS)
 # dateparser reads "last week" but not "previous week": the same time to memvault ("past week" is
 # the last seven days, ``_ROLLING``).
 _PAST = re.compile(r"^previous\b", re.IGNORECASE)
-# A rolling window up to now: "the past 2 weeks", "last 14 days", "over the past month" (issue 25).
+# A rolling window up to now: "the past 2 weeks", "last 14 days", "over the past month".
 _ROLLING = re.compile(rf"^(?:(?:last|past|previous)\s+({_NUMBER})|past)\s+(hour|day|week|month|year)s?$",
                       re.IGNORECASE)
 _ROLLING_MAX = 100_000  # units back at most: "the last 10**9 days" reaches the epoch
 _NUMBER_WORDS = "a one two three four five six seven eight nine ten eleven twelve".split()
-# Words dateparser does not read as the time they name (issue 25): "the week before last" is the calendar
-# week two weeks back ("the day before yesterday" is read by ``_DAYS_FROM``, "last night" is a part of a day,
+# Words dateparser does not read as the time they name: "the week before last" is the calendar week two weeks
+# back ("the day before yesterday" is read by ``_DAYS_FROM``, "last night" is a part of a day,
 # ``_PART_HOURS``).
 _SAID_AS = {"week before last": "2 weeks ago", "a fortnight ago": "2 weeks ago", "one fortnight ago": "2 weeks ago",
             "the month": "this month"}
 # A weekday counted back ("Friday before last", "two Fridays ago": the one a week before last Friday, the
 # latest before today), or ahead from one ("a week from Monday": only a memory saying it covers it);
-# dateparser read the first as last Friday and the last as last Monday (adversarial pass 50).
+# dateparser read the first as last Friday and the last as last Monday.
 _WEEKDAY_BACK = re.compile(rf"^({_WEEKDAYS})\s+before\s+last$|^({_NUMBER})\s+({_WEEKDAYS})s\s+ago$", re.IGNORECASE)
 _WEEK_FROM = re.compile(rf"^(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})$", re.IGNORECASE)
 _QUARTER_YEAR = re.compile(
@@ -378,8 +378,8 @@ def _season(first: int, year: int | None, relative: str, base: datetime) -> date
 
 def _word_before(text: str, end: int) -> re.Match[str] | None:
     """The word right before ``end`` (spaces and commas between) as group 1, or None; reads at most
-    ``_LOOKBACK`` characters back, so a text's times cost linear time (issue 25 §1.1): a word longer
-    than that is no word a time follows."""
+    ``_LOOKBACK`` characters back, so a text's times cost linear time: a word longer than that is no
+    word a time follows."""
     start = max(0, end - _LOOKBACK)
     found = _WORD_BEFORE.search(text, start, end)
     if found is not None and found.start(1) == start and start and re.match(r"\w", text[start - 1]):
@@ -537,8 +537,8 @@ class TimeRange:
     def written_in(self, text: str) -> bool:
         """Whether ``text`` may write this time's words as this time: a bare year only as a time
         (in a date, or after a word that makes it one: "in 2019"), not as a number ("Ticket 2019
-        tracks ...", "port 2049"), as a question reads it (issue 25); a weekday never: "Wednesday"
-        in a text is any Wednesday ("stand-up moves to Wednesdays"), not the one asked."""
+        tracks ...", "port 2049"), as a question reads it; a weekday never: "Wednesday" in a text
+        is any Wednesday ("stand-up moves to Wednesdays"), not the one asked."""
         if not self.written or _WEEKDAY_TIME.fullmatch(self.text):
             return False
         if not _YEAR.fullmatch(self.text):
@@ -790,7 +790,7 @@ class TimeParser:
     def words_of_times(self, query: str, now_ms: int) -> set[str]:
         """The words (lower case) of the times :meth:`find` reads in ``query``, one after another, each taken
         out before the next (at most ``LISTED_MAX``): a time left in a question once its time is out ("March
-        5" of "on March 3, or possibly even March 5") is no name (trial verify64 N2)."""
+        5" of "on March 3, or possibly even March 5") is no name."""
         words: set[str] = set()
         for _ in range(LISTED_MAX):
             found = self.find(query, now_ms)

@@ -315,7 +315,7 @@ class _Import:
                             outcomes.append(LineError(item[0], exc.field, exc.reason))
                             continue
                         # Imported under a new id, as a line without one: a tenant is never told that an
-                        # id exists in another (adversarial pass 57 F6); the import's lines naming it follow.
+                        # id exists in another; the import's lines naming it follow.
                         self.renamed[item[1].id] = _own_id(self.tenant, item[1].id)
                         outcomes += self._write([item], now)
         for outcome in outcomes:
@@ -432,7 +432,7 @@ def _unknown_field(name: str) -> InvalidInput:
 
 def _json(text: str) -> Any:
     """``text`` parsed as JSON, every object's keys once (RFC 8259 §4 leaves which of two counts
-    undefined: an import took the last; trial 51).
+    undefined: an import took the last).
 
     Raises:
         json.JSONDecodeError: not JSON.

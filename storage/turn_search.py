@@ -1,6 +1,6 @@
-"""Keyword search of turns (issue 26): what a hit is, how a turn is keyed in SQLite's per-tenant turn
-index, and the excerpt of a hit's text a recall shows. Turns have no vectors: keyword only.
-More: docs/tools.md#searching-turns."""
+"""Keyword search of turns: what a hit is, how a turn is keyed in SQLite's per-tenant turn index, and
+the excerpt of a hit's text a recall shows. Turns have no vectors: keyword only. More:
+docs/tools.md#searching-turns."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from .timefmt import format_ms, parse_iso
 # A quoted span of a line, kept whole, or a run of spaces, folded to one (``content_hash``): linear, as
 # a quote with no closing one on its line means no later one of its kind there to start a scan.
 _QUOTED_OR_SPACES = re.compile(r"""'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|[^\S\t]+""")
-_FINAL_STOP = re.compile(r"(?:[.。!！]|…|\.\.\.)\Z")  # a restatement ending in a stop is the same (trials 53 #11, 54 #6)
+_FINAL_STOP = re.compile(r"(?:[.。!！]|…|\.\.\.)\Z")  # a restatement ending in a stop is the same
 _INLINE_CODE_MARK = re.compile(r"(?<!`)`(?!`)")  # `npm ci` and npm ci alike; a fence (```) stays
 _LEADING_BLANK_LINES = re.compile(r"\A\s*\n")  # up to the last line break before the first character
 _HEX = re.compile(r"[0-9a-f]+")
@@ -62,7 +62,7 @@ _SPLITTERS = r"[[\p{M}\p{Zl}\p{Zp}\p{Zs}\u2800\U0001D159]--[\x20]]"
 # ASCII text, most of what a hook scans, needs no `regex` (0.015-0.02 s to import: docs/hooks.md#speed).
 _ASCII_IGNORABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Dashes a reader takes for "-", and lines for "_", that NFKC leaves as they are (U+2011 becomes U+2010):
-# a key written with one of them reads as the key (adversarial pass 50: "sk\u2010proj-..." was stored).
+# a key written with one of them reads as the key.
 _DASHES = str.maketrans({**dict.fromkeys("\u02d7\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u2796\u2e3a\u2e3b\u301c", "-"),
                          "\u2017": "_"})
 _ASCII_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f]")
@@ -296,17 +296,17 @@ def empty(field: str, value: str, max_chars: int, alternative: str = "") -> Inva
     return InvalidInput(field, f"{what}; it must be 1-{max_chars:,} characters{alternative}")
 
 
-def content(value: str, field: str = "content") -> str:
+def content(value: str) -> str:
     """NFC-normalise ``value`` without its leading blank lines and trailing white space,
     and check it is 1..CONTENT_MAX_CHARS characters, not counting invisible characters
     (``_INVISIBLE``) as content. The first line keeps its indentation: in code and YAML
     it says where the lines below it stand."""
-    text = _LEADING_BLANK_LINES.sub("", nfc(_check_text(field, value))).rstrip()
+    text = _LEADING_BLANK_LINES.sub("", nfc(_check_text("content", value))).rstrip()
     if not visible(text).strip():
-        raise empty(field, value, limits.CONTENT_MAX_CHARS)
+        raise empty("content", value, limits.CONTENT_MAX_CHARS)
     if len(text) > limits.CONTENT_MAX_CHARS:
         raise InvalidInput(
-            field,
+            "content",
             f"is {len(text):,} characters; the limit is {limits.CONTENT_MAX_CHARS:,}. {limits.SPLIT_ADVICE}",
         )
     return text
@@ -315,10 +315,10 @@ def content(value: str, field: str = "content") -> str:
 PRIVATE_REMOVED = "private"  # what a result's ``redacted`` names when ``<private>`` spans were dropped
 
 
-def public_content(value: str, field: str = "content") -> tuple[str, bool]:
-    """:func:`content` of ``value`` without its ``<private>...</private>`` spans (issue 26: text inside
-    them is never stored; an unclosed one runs to the end: ``secrets.without_private``, as the hooks
-    drop them), and whether any was dropped.
+def public_content(value: str) -> tuple[str, bool]:
+    """:func:`content` of ``value`` without its ``<private>...</private>`` spans (text inside them is never
+    stored; an unclosed one runs to the end: ``secrets.without_private``, as the hooks drop them), and
+    whether any was dropped.
 
     Raises:
         InvalidInput: as :func:`content`, or nothing is left once the spans are dropped.
@@ -329,10 +329,10 @@ def public_content(value: str, field: str = "content") -> tuple[str, bool]:
         kept = without_private(value)
         if kept != value:
             if not visible(kept).strip():
-                raise InvalidInput(field, "is empty once its <private>...</private> spans are removed (text inside "
-                                          "them is never stored): give what is to be remembered outside them")
-            return content(kept, field), True
-    return content(value, field), False
+                raise InvalidInput("content", "is empty once its <private>...</private> spans are removed (text "
+                                   "inside them is never stored): give what is to be remembered outside them")
+            return content(kept), True
+    return content(value), False
 
 
 def public(value: str | None) -> tuple[str | None, bool]:
@@ -417,23 +417,23 @@ def kinds(values: list[str] | None) -> list[str] | None:
     return sorted(set(values))
 
 
-def tags(values: list[str] | None, field: str = "tags", reading: bool = False) -> list[str]:
+def tags(values: list[str] | None, reading: bool = False) -> list[str]:
     """Case-fold, NFC-normalise and de-duplicate tags: at most TAGS_MAX, each a :func:`name`
     of 1..TAG_MAX_CHARS characters. ``reading``: a filter naming tags already stored, which
     may predate the name rules, so only trimmed and its length."""
     if values is None:
         return []
     if len(values) > limits.TAGS_MAX:
-        raise InvalidInput(field, f"has {len(values):,} tags; the limit is {limits.TAGS_MAX}")
+        raise InvalidInput("tags", f"has {len(values):,} tags; the limit is {limits.TAGS_MAX}")
     out: list[str] = []
     for i, raw in enumerate(values):
         if not reading:
-            name(f"{field}[{i}]", raw, limits.TAG_MAX_CHARS)
-        tag = fold_tag(_check_text(f"{field}[{i}]", raw)).strip()
+            name(f"tags[{i}]", raw, limits.TAG_MAX_CHARS)
+        tag = fold_tag(_check_text(f"tags[{i}]", raw)).strip()
         if not tag:
-            raise empty(f"{field}[{i}]", raw, limits.TAG_MAX_CHARS)
+            raise empty(f"tags[{i}]", raw, limits.TAG_MAX_CHARS)
         if len(tag) > limits.TAG_MAX_CHARS:
-            raise InvalidInput(f"{field}[{i}]", f"is {len(tag)} characters; the limit is {limits.TAG_MAX_CHARS}")
+            raise InvalidInput(f"tags[{i}]", f"is {len(tag)} characters; the limit is {limits.TAG_MAX_CHARS}")
         if tag not in out:
             out.append(tag)
     return out

@@ -61,7 +61,7 @@ def runs_text(
     return f"{count(runs, 'run')}, {successes:,} succeeded{last}{flag}{failures}"
 
 
-def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False, kind: bool = True) -> str:
+def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False) -> str:
     """``[short id] kind, date: "content" — strength 0.60``, with the scope, the confidence (``ranked``),
     a procedure's runs and the history status when set; the supersede reason is quoted like the content."""
     extra = f", scope {m.scope}" if scope else ""
@@ -69,7 +69,7 @@ def memory_line(m: MemoryOut, scope: bool = False, ranked: bool = False, kind: b
     r = m.runs
     runs = r and r.runs and runs_text(r.runs, r.successes, r.last_run_at and r.last_run_at[:10], r.last_outcome,
                                       r.failure_modes, r.flagged)
-    return _line(line_head(m.short_id or m.id, m.kind if kind else None, m.observed_at, extra), m.content,
+    return _line(line_head(m.short_id or m.id, m.kind, m.observed_at, extra), m.content,
                  m.strength, m.needs_review, runs or None, m.superseded_by, m.supersede_reason, m.signals.through,
                  m.source == DIGEST_SOURCE, m.possibly_outdated_by, m.superseded_by_ended, m.signals.newer_of)
 

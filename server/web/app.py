@@ -47,7 +47,7 @@ DONE = {"forgotten": "Forgotten: the text is erased; a tombstone stays in the hi
 
 def _whole(text: str | None) -> int | str | None:
     """The integer typed, else the text (the field's own check refuses it with its range): also one of
-    over 19 digits, beyond every field's range (and past 4,300, more than ``int`` reads: adversarial pass 48)."""
+    over 19 digits, beyond every field's range (and past 4,300, more than ``int`` reads)."""
     text = (text or "").strip()
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 19 else (text or None)
 

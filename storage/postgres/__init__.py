@@ -17,7 +17,6 @@ from . import schema, statistics
 from ..backend import MODEL_DIM, MODEL_ID, SCRUB_DUE
 from .backend import PgReader, PgWriter, put_settings
 from .connect import connect, location, open_pool, pooled, transaction, translated
-from ..session_rows import MISCOUNTED
 from .statistics import STATISTICS_DUE
 
 log = logging.getLogger(__name__)
@@ -83,7 +82,7 @@ class PostgresBackend:
     def maintain(self, stop: Callable[[], bool]) -> bool:
         """Nothing, off the request path: PostgreSQL keeps the HNSW index up to date itself, and
         :meth:`scrub` (``VACUUM FULL``, which shuts every reader and writer out for its whole run:
-        7 s at 100,000 memories, docs/postgresql.md#what-forget-guarantees) runs only when asked
+        docs/postgresql.md#what-forget-guarantees) runs only when asked
         (``Upkeep.scrub``: ``memvault doctor``). True when no scrub is due."""
         return self._scrub_due() is None
 
@@ -186,7 +185,6 @@ class PostgresBackend:
                 if missing_vec or stray_vec:
                     problems.append(f"vectors: {missing_vec} memories marked embedded have none, "
                                     f"{stray_vec} vectors belong to no live memory")
-            problems += shared_problems(one, r._all, "vector_pending")
             documents = one(f"SELECT count(*) FROM ({schema.DOCUMENT_COUNTS}) want(tenant, n) FULL JOIN"
                             " keyword_documents k USING (tenant) WHERE want.n IS DISTINCT FROM nullif(k.documents, 0)")
             terms = one(f"SELECT count(*) FROM ({schema.TERM_COUNTS}) want(tenant, term, content, context)"
@@ -195,10 +193,7 @@ class PostgresBackend:
             if documents or terms:
                 problems.append(f"keyword statistics: {documents} tenants' memory counts and {terms} words' counts "
                                 "disagree with the memories (`memvault doctor --repair` counts them again)")
-            miscounted = one(MISCOUNTED)
-            if miscounted:
-                problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "
-                                "or skip a seq")
+            problems += shared_problems(one, r._all, "vector_pending")
         return problems
 
     def rebuild_keyword_index(self) -> None:

@@ -69,11 +69,8 @@ def open_pool(url: str, size: int, timeout_s: float) -> ConnectionPool:
         StoreError: no connection could be opened within ``timeout_s``.
     """
 
-    def configure(conn: psycopg.Connection) -> None:
-        register_vector(conn)
-
     pool = ConnectionPool(
-        url, min_size=1, max_size=size, timeout=timeout_s, open=False, configure=configure,
+        url, min_size=1, max_size=size, timeout=timeout_s, open=False, configure=register_vector,
         kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S}, name="memvault",
     )
     try:

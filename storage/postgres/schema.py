@@ -160,7 +160,7 @@ INSERT INTO memory_counts SELECT tenant, scope, kind, count(*) FROM memories
     WHERE superseded_by IS NULL AND forgotten_at IS NULL GROUP BY tenant, scope, kind;
 """
 
-# Version 6: row-level security that holds against SQL run in a serving session (issue 25).
+# Version 6: row-level security that holds against SQL run in a serving session.
 _TENANT = "current_setting('memvault.tenant', true)"
 
 
@@ -251,7 +251,7 @@ $fn$;
 {_VECTOR_TABLES}"""
 
 
-# Version 7: indexes for listings, one bounded range per scope and kind (issue 28).
+# Version 7: indexes for listings, one bounded range per scope and kind.
 _V_LISTING = """
 CREATE INDEX memories_recent ON memories(tenant, scope, kind, observed_at DESC, seq DESC)
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
@@ -259,7 +259,7 @@ CREATE INDEX memories_important ON memories(tenant, scope, kind, importance DESC
     WHERE superseded_by IS NULL AND forgotten_at IS NULL;
 """
 
-# Version 8: BM25's N per tenant, kept by a trigger (issue 28).
+# Version 8: BM25's N per tenant, kept by a trigger.
 _V_DOCUMENTS = """
 CREATE TABLE keyword_documents (tenant text COLLATE "C" PRIMARY KEY, documents bigint NOT NULL);
 CREATE FUNCTION memvault_count_documents() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -292,16 +292,16 @@ END $$;
 
 
 def _v_tokens(conn: psycopg.Connection) -> None:
-    """Version 9: each memory's size as shown, counted once when written (issue 28)."""
+    """Version 9: each memory's size as shown, counted once when written."""
     conn.execute("ALTER TABLE memories ADD COLUMN tokens integer")  # NULL once forgotten
     fill_tokens(lambda after: conn.execute("SELECT seq, content FROM memories WHERE seq > %s AND content IS NOT NULL"
                                            " ORDER BY seq LIMIT 5000", (after,)).fetchall(),
                 lambda pairs: conn.cursor().executemany("UPDATE memories SET tokens = %s WHERE seq = %s", pairs))
 
 
-# Sessions and their turns (issue 26, storage/episodes.py), as on SQLite (its ``_V12_SESSIONS``):
-# each turn carries its tenant for the row-level policy; turns are never updated (a trigger, and
-# the serving role may only read and insert them).
+# Sessions and their turns, as on SQLite (its ``_V12_SESSIONS``): each turn carries its tenant
+# for the row-level policy; turns are never updated (a trigger, and the serving role may only
+# read and insert them).
 _QUOTED_TENANT = _TENANT.replace("'", "''")  # inside a quoted format string
 _SESSIONS = f"""
 CREATE TABLE sessions (
@@ -366,8 +366,8 @@ def _v_sessions(conn: psycopg.Connection) -> None:
         conn.execute(_SESSIONS)
 
 
-# Runs of procedures (issue 27, storage/runs.py), as on SQLite (its ``_V13_RUNS``), each
-# with its tenant for the row-level policy; the serving role never deletes one (a forget empties the note).
+# Runs of procedures, as on SQLite (its ``_V13_RUNS``), each with its tenant for the
+# row-level policy; the serving role never deletes one (a forget empties the note).
 _RUNS = f"""
 CREATE TABLE runs (
     seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -395,11 +395,11 @@ _V_FORGET_SESSIONS = f"GRANT DELETE ON sessions, turns TO {APP_ROLE};"
 
 
 def _v_turn_terms(conn: psycopg.Connection) -> None:
-    """Version 13: turn search (issue 26). Each turn's index words (``sql.index_words`` of its stored,
-    redacted text) as a tsvector written by the append, with a GIN index; ``ts_rank`` scores a
-    turn alone, so no tenant's turns weigh another's. The turns stored before are filled here, the
-    append-only trigger set aside for it (the serving role still may not update a turn); kept when
-    present (a database set back to redo an earlier step has it)."""
+    """Version 13: turn search. Each turn's index words (``sql.index_words`` of its stored, redacted
+    text) as a tsvector written by the append, with a GIN index; ``ts_rank`` scores a turn alone, so
+    no tenant's turns weigh another's. The turns stored before are filled here, the append-only
+    trigger set aside for it (the serving role still may not update a turn); kept when present (a
+    database set back to redo an earlier step has it)."""
     conn.execute("ALTER TABLE turns ADD COLUMN IF NOT EXISTS terms tsvector")
     conn.execute("ALTER TABLE turns DISABLE TRIGGER turns_append_only")
     after = (0, 0)
@@ -533,7 +533,7 @@ $fn$;
 
 # Version 15: each tenant's own state (its review pairs, ``consolidate.REVIEW_KEY``) under the tenant
 # policy, moved out of the untenanted ``settings``, whose keys ``review:<tenant>`` named every tenant
-# to every serving session (issue 25, §1.9). The functions' search path is pinned by ``migrate``.
+# to every serving session. The functions' search path is pinned by ``migrate``.
 _TENANT_SETTINGS = f"""
 CREATE TABLE tenant_settings (
     tenant text COLLATE "C" NOT NULL,
@@ -554,14 +554,13 @@ def _v_tenant_settings(conn: psycopg.Connection) -> None:
     conn.execute("DELETE FROM settings WHERE key LIKE 'review:%'")
 
 
-# Version 16 (issue 28): whether a memory passing a recall's filters holds one of the phrases (the
-# check of names a question asks for), stopping at the first such memory: EXISTS over
-# ``memvault_phrase_hits`` read every match of a common name first (a definer function's rows are
-# all made before its caller reads one). The filter is ``sql.filter_sql``'s, its parameters null when
-# not given, applied above a fence (OFFSET 0), and the tenant compared as an expression, so that the
-# memories are found through the GIN indexes alone, in bitmap scans: not through an index of the
-# tenant or scope filtered by the words (chosen on a small tenant: it reads every memory there when
-# none holds the name).
+# Version 16: whether a memory passing a recall's filters holds one of the phrases (the check of
+# names a question asks for), stopping at the first such memory: EXISTS over ``memvault_phrase_hits``
+# read every match of a common name first (a definer function's rows are all made before its caller
+# reads one). The filter is ``sql.filter_sql``'s, its parameters null when not given, applied above a
+# fence (OFFSET 0), and the tenant compared as an expression, so that the memories are found through
+# the GIN indexes alone, in bitmap scans: not through an index of the tenant or scope filtered by the
+# words (chosen on a small tenant: it reads every memory there when none holds the name).
 _OWN_EXPRESSION = f"(m.tenant || '') = for_tenant AND for_tenant = {_TENANT}"  # _OWN, no index condition
 _V_HOLDS = f"""
 CREATE OR REPLACE FUNCTION memvault_holds(phrases tsquery[], for_tenant text, scopes text[], kinds text[],
@@ -598,9 +597,9 @@ def _v_hashes(conn: psycopg.Connection) -> None:
 # Whether a tenant holds keys, and which tenants do, by index (``tenants_beside``: each OAuth token's check).
 _V_KEYS_BY_TENANT = "CREATE INDEX IF NOT EXISTS api_keys_by_tenant ON api_keys(tenant);"
 
-# Version 19 (issue 28): contradicting pairs kept for review (``consolidate``) a row each, out of the
-# tenant's review setting (JSON): recall looks up its hits' pairs by the primary key, where it parsed
-# the whole state (up to 1,000 pairs, 87 KB) every time (SQLite's ``_V19_REVIEW_PAIRS``).
+# Version 19: contradicting pairs kept for review (``consolidate``) a row each, out of the tenant's
+# review setting (JSON): recall looks up its hits' pairs by the primary key, where it parsed the
+# whole state (up to 1,000 pairs, 87 KB) every time (SQLite's ``_V19_REVIEW_PAIRS``).
 _REVIEW_PAIRS = f"""
 CREATE TABLE review_pairs (
     tenant text COLLATE "C" NOT NULL,
@@ -624,7 +623,7 @@ def _v_review_pairs(conn: psycopg.Connection) -> None:
 
 
 def _v_unsampled(conn: psycopg.Connection) -> None:
-    """Version 20 (issue 25 §9): ANALYZE samples none of the columns holding what a forget removes
+    """Version 20: ANALYZE samples none of the columns holding what a forget removes
     (``statistics.UNSAMPLED``; the vector tables' function sets it on the tables it makes). Where
     PostgreSQL may have analyzed a table before (its ``reltuples`` is -1 until a VACUUM or ANALYZE,
     PostgreSQL 14 and later), the next scrub removes what it sampled (``statistics.clear``)."""

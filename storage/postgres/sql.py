@@ -295,7 +295,7 @@ def listing_sql(
     f: Filters, order: str, limit: int, after: tuple[int, int] | None = None
 ) -> tuple[str, dict[str, object]]:
     """Up to ``limit`` current memories passing ``f`` in ``order``, after the keyset ``after``:
-    one bounded index range per scope and kind, so a page costs what it shows (issue 28)."""
+    one bounded index range per scope and kind, so a page costs what it shows."""
     where, params = filter_sql(f)
     if after is not None:
         where += " AND (m.observed_at, m.seq) < (%(after_at)s, %(after_seq_key)s)"

@@ -38,8 +38,8 @@ SCRUB_PAUSE_S = 0.2
 PRELOAD_BATCH = 64  # cells read into the vector copy per read transaction at warm-up (tens of ms)
 # After a checkpoint that finished, one for a forget that came in meanwhile waits this
 # long (seconds): each holds the file's write lock up to ``db.SCRUB_WAIT_MS``, and two
-# back to back made another process's write wait for both (issue 9: 189 ms at 20,000
-# memories); blocked writers look again every ``db.WAIT_POLL_S``, so they get in.
+# back to back made another process's write wait for both; blocked writers look again
+# every ``db.WAIT_POLL_S``, so they get in.
 SCRUB_GAP_S = 0.02
 MOVE_BATCH = 500  # vectors moved to the newest cells per write transaction (a few tens of ms)
 TRAINED_ON = "vector_cells_trained_on"  # settings key: vectors the newest cells were trained on

@@ -122,14 +122,14 @@ def load(conn: apsw.Connection) -> Cells:
     )
 
 
-def kmeans(sample: np.ndarray, cells: int, iterations: int = TRAIN_ITERATIONS, seed: int = 0) -> np.ndarray:
+def kmeans(sample: np.ndarray, cells: int) -> np.ndarray:
     """Spherical k-means: ``cells`` unit centroids (float32 (cells, dim)) of the unit
-    rows of ``sample`` (float32 (m, dim), m >= cells), started from random rows; a
-    cell left empty restarts from a random row."""
+    rows of ``sample`` (float32 (m, dim), m >= cells), started from random rows (seeded: the
+    same sample gives the same cells); a cell left empty restarts from a random row."""
     import numpy as np
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(0)
     centroids = sample[rng.choice(len(sample), cells, replace=False)].copy()
-    for _ in range(iterations):
+    for _ in range(TRAIN_ITERATIONS):
         nearest = np.concatenate([
             np.argmax(block @ centroids.T, axis=1) for block in np.array_split(sample, max(1, len(sample) // 4096))
         ])

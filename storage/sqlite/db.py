@@ -214,7 +214,7 @@ def write_transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
 def read_header(path: Path | str) -> None:
     """Read the file's header and schema on a new read-only connection: a server's own
     connections keep serving a file damaged under them from their page caches, until a
-    write elsewhere makes them read it again (issue 25: ``/healthz`` said ready).
+    write elsewhere makes them read it again.
 
     Raises:
         StorageUnavailable: the file is damaged, busy or cannot be read (:func:`unavailable`).
@@ -285,8 +285,8 @@ def damaged(exc: apsw.Error) -> StorageUnavailable:
 
 # How long the scrub's final checkpoint waits for readers of older snapshots; new
 # writers wait meanwhile (SQLite's TRUNCATE checkpoint holds the write lock), so it
-# stays below issue 9's 100 ms bound for any other call. A scrub that does not get its
-# moment is retried.
+# stays below a 100 ms wait for any other call (docs/storage-tuning.md#sqlite-backend-scrub).
+# A scrub that does not get its moment is retried.
 SCRUB_WAIT_MS = 50
 
 

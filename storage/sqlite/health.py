@@ -17,7 +17,6 @@ from .crypto import file_head
 from .db import read_only_uri
 from .cells import SEQ_MASK
 from .schema import VECTOR_SEQ, VECTOR_TABLE, keyword_table, turn_index_table
-from ..session_rows import MISCOUNTED
 from ..backend import SCRUB_DUE
 
 
@@ -120,10 +119,6 @@ def check(conn: apsw.Connection) -> list[str]:
             f"{stray_vec} vectors belong to no live memory"
         )
     problems += shared_problems(one, lambda sql: conn.execute(sql).fetchall(), "vector_pending = 1")
-    miscounted = one(MISCOUNTED)
-    if miscounted:
-        problems.append(f"{miscounted} sessions' turn or token counts disagree with their turns, "
-                        "or skip a seq")
     return problems
 
 

@@ -158,9 +158,9 @@ UPDATE idempotency_keys SET recorded_at = (SELECT m.recorded_at FROM memories m 
 CREATE INDEX idempotency_keys_by_time ON idempotency_keys(recorded_at);
 """
 
-# Scale (issue 9). The log the in-memory copy of the vector index follows (``vector_cache``): the key of
-# every vector written or removed, in the same transaction, keeping the last
-# VECTOR_LOG_KEEP changes. AUTOINCREMENT: a change number is never used twice.
+# Scale. The log the in-memory copy of the vector index follows (``vector_cache``): the key of every
+# vector written or removed, in the same transaction, keeping the last VECTOR_LOG_KEEP changes.
+# AUTOINCREMENT: a change number is never used twice.
 VECTOR_LOG_KEEP = 10_000
 _V6_VECTOR_LOG = f"""
 CREATE TABLE vector_changes (
@@ -186,10 +186,10 @@ CREATE INDEX memories_tenant_id ON memories(tenant, id);
 
 # Each tenant's keyword index is its own FTS5 table, so BM25's N and n (and the coverage
 # IDF) count that tenant's memories only: one tenant's writes change no other tenant's
-# ranking or the figures it shows (issue 24). Contentless (FTS5 keeps no copy of the text;
-# a delete repeats the indexed values, ``SqliteTransaction._index``) with FTS5's
-# secure-delete, so a forget leaves no entry in its segments. ``documents``: the tenant's
-# memories in its index (BM25's N for the coverage IDF), kept in each write transaction.
+# ranking or the figures it shows. Contentless (FTS5 keeps no copy of the text; a delete
+# repeats the indexed values, ``SqliteTransaction._index``) with FTS5's secure-delete, so
+# a forget leaves no entry in its segments. ``documents``: the tenant's memories in its
+# index (BM25's N for the coverage IDF), kept in each write transaction.
 KEYWORD_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 
@@ -240,8 +240,8 @@ def _v7_keyword_per_tenant(conn: apsw.Connection) -> None:
 
 # Current memories (neither superseded nor forgotten) per tenant, scope and kind, kept by
 # triggers in the writing transaction, so the counts a recall's hint and the boot context
-# show are read, not counted over the tenant's memories (issue 28). Expired memories not
-# yet erased are subtracted when read (``SqliteTransaction.counts``).
+# show are read, not counted over the tenant's memories. Expired memories not yet erased
+# are subtracted when read (``SqliteTransaction.counts``).
 _V8_COUNTS = """
 CREATE TABLE memory_counts (
     tenant  TEXT NOT NULL,
@@ -286,17 +286,17 @@ CREATE INDEX memories_important ON memories(tenant, scope, kind, importance, obs
 
 def _v11_tokens(conn: apsw.Connection) -> None:
     """Each memory's size as shown (``literal.literal_tokens``), counted once when written, so the
-    boot context never tokenizes on a read (issue 28)."""
+    boot context never tokenizes on a read."""
     conn.execute("ALTER TABLE memories ADD COLUMN tokens INTEGER")  # NULL once forgotten
     fill_tokens(lambda after: conn.execute("SELECT seq, content FROM memories WHERE seq > ? AND content IS NOT NULL"
                                            " ORDER BY seq LIMIT 5000", (after,)).fetchall(),
                 lambda pairs: conn.executemany("UPDATE memories SET tokens = ? WHERE seq = ?", pairs))
 
 
-# Sessions and their turns (issue 26, storage/episodes.py): an append-only log of what a
-# client's session did. A session row is keyed (tenant, id) and its counts, times and
-# digest change; a turn is keyed (session, seq), never updated. ``tokens_before``, the
-# session's tokens before the turn, finds the newest turns within a budget by one range.
+# Sessions and their turns: an append-only log of what a client's session did. A session
+# row is keyed (tenant, id) and its counts, times and digest change; a turn is keyed
+# (session, seq), never updated. ``tokens_before``, the session's tokens before the
+# turn, finds the newest turns within a budget by one range.
 _V12_SESSIONS = """
 CREATE TABLE IF NOT EXISTS sessions (
     seq        INTEGER PRIMARY KEY,
@@ -335,9 +335,9 @@ CREATE TRIGGER IF NOT EXISTS turns_append_only BEFORE UPDATE ON turns BEGIN
 END;
 """
 
-# Runs of procedures (issue 27, storage/runs.py): each ``confirm`` with an outcome. A run's
-# note (the failure mode) is emptied when its procedure is forgotten, in the same transaction.
-# Kept when present (a database set back to redo an earlier step has it).
+# Runs of procedures: each ``confirm`` with an outcome. A run's note (the failure mode) is
+# emptied when its procedure is forgotten, in the same transaction. Kept when present (a
+# database set back to redo an earlier step has it).
 _V13_RUNS = """
 CREATE TABLE IF NOT EXISTS runs (
     seq        INTEGER PRIMARY KEY,
@@ -349,8 +349,8 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_by_memory ON runs(memory_seq, at);
 """
 
-# Turn search (issue 26): each tenant's turns in its own contentless FTS5 table, as its memories
-# are (``keyword_table``: BM25's statistics count that tenant's turns only), written in the append's
+# Turn search: each tenant's turns in its own contentless FTS5 table, as its memories are
+# (``keyword_table``: BM25's statistics count that tenant's turns only), written in the append's
 # transaction and emptied of a session's rows in its forget's. A row's rowid is
 # ``turn_search.turn_key``. Contentless with secure-delete, as the memories' index: a forget repeats
 # each turn's indexed text (``sessions.delete_session``), so its words leave the index's pages.
@@ -415,9 +415,9 @@ def _v16_accents_folded(conn: apsw.Connection) -> None:
         rebuild_turn_index(conn)
 
 
-# Duplicates read anew (``validate.content_hash``): spaces inside quotes and tabs count (adversarial pass 53
-# F4: `'a  b'` and `'a b'` in SQL were one memory), a final full stop, inline code's backquotes and a
-# capitalised first word do not (trial 53 #11): every hash, and each idempotency key's, made again.
+# Duplicates read anew (``validate.content_hash``): spaces inside quotes and tabs count, a final full stop,
+# inline code's backquotes and a capitalised first word do not: every hash, and each idempotency key's, made
+# again.
 _V17_HASHES = """
 UPDATE memories SET content_hash = memvault_hash(content) WHERE content IS NOT NULL;
 UPDATE idempotency_keys SET content_hash = (SELECT m.content_hash FROM memories m WHERE m.seq = memory_seq)
@@ -429,7 +429,7 @@ _V18_KEYS_BY_TENANT = "CREATE INDEX IF NOT EXISTS api_keys_by_tenant ON api_keys
 
 # Contradicting pairs kept for review (``consolidate``) a row each, out of the tenant's review setting
 # (``review:<tenant>``, JSON): recall looks up its hits' pairs by the primary key, where it parsed the
-# whole state (up to 1,000 pairs, 87 KB) every time (issue 28).
+# whole state (up to 1,000 pairs, 87 KB) every time.
 _V19_REVIEW_PAIRS = """
 CREATE TABLE IF NOT EXISTS review_pairs (  -- kept when present: a database set back to redo an earlier step has it
     tenant TEXT NOT NULL,
