@@ -73,7 +73,7 @@ class SqliteBackend:
         self.read_only = self._conn.read_only  # why writes are refused (read-only file system or file), or None
         self.damaged: str | None = None  # why writes are refused once damage was seen (:meth:`found_damage`), or None
         # Why calls' reads are refused once one met damage: a read of a tenant, never the readiness probe's (of no
-        # tenant, it may still be served: issue 25 §6); as ``damaged``, until a restart on a recovered file.
+        # tenant: its pages may be whole while a call's are not); as ``damaged``, until a restart on a recovered file.
         self.unreadable: str | None = None
         self._submit = submit
         if submit is not None:
