@@ -18,7 +18,8 @@ class RememberOutcome:
     for identical content, not a replay); ``not_applied``, fields given that the stored memory
     keeps otherwise; ``similar``, close memories; ``contradicts``, (id, reason) of current
     memories on the same subject whose words disagree, and ``newer``, those of them observed after the
-    new one (a memory written late about an earlier time); ``degraded``, why no vector yet; ``redacted``,
+    new one (a memory written late about an earlier time), ``other_scopes``, (id, scope) of those of another
+    scope (``global``); ``degraded``, why no vector yet; ``redacted``,
     ``("private",)`` when the content's ``<private>`` spans were dropped before it was stored;
     ``lookalike_scope``, a scope of the tenant with memories that the new memory's scope, holding none
     before it, differs from only by letter case or compatibility form (``validate.lookalike``)."""
@@ -30,6 +31,7 @@ class RememberOutcome:
     not_applied: tuple[str, ...] = ()
     similar: tuple[str, ...] = ()
     contradicts: tuple[tuple[str, str], ...] = ()
+    other_scopes: tuple[tuple[str, str], ...] = ()
     newer: tuple[str, ...] = ()
     redacted: tuple[str, ...] = ()
     lookalike_scope: str | None = None
@@ -39,8 +41,8 @@ class RememberOutcome:
 class SupersedeOutcome:
     """What ``Store.supersede`` did: ``id`` is the new memory, ``superseded_id`` the
     replaced one; ``degraded`` says why the new memory has no vector yet; ``stored`` False
-    when ``id`` was stored before (``Store.supersede_by``); ``redacted``, ``contradicts`` and ``newer`` as
-    ``RememberOutcome``'s, of the other current memories of the scope (never the one replaced)."""
+    when ``id`` was stored before (``Store.supersede_by``); ``redacted``, ``contradicts``, ``other_scopes``
+    and ``newer`` as ``RememberOutcome``'s, of the other current memories of the scope (never the one replaced)."""
 
     id: str
     superseded_id: str
@@ -48,6 +50,7 @@ class SupersedeOutcome:
     stored: bool = True
     redacted: tuple[str, ...] = ()
     contradicts: tuple[tuple[str, str], ...] = ()
+    other_scopes: tuple[tuple[str, str], ...] = ()
     newer: tuple[str, ...] = ()
 
 

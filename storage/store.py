@@ -393,11 +393,12 @@ class Store:
                                   str(fields["kind"])) if vectors
                     else ([], [], [])
                 )
-                named = self._not_outdated(tx, tenant, checked_scope, contradicts, newer) if contradicts else []
+                named, elsewhere = (self._not_outdated(tx, tenant, checked_scope, contradicts, newer)
+                                    if contradicts else ([], ()))
                 if check_similar and similar:
                     return RememberOutcome(
                         id=similar[0], created=False, degraded=degraded, similar=tuple(similar),
-                        contradicts=tuple(named), newer=tuple(newer), redacted=said,
+                        contradicts=tuple(named), other_scopes=elsewhere, newer=tuple(newer), redacted=said,
                     )
                 row = self._new_row(
                     tx, **fields, content=text, observed_at=observed,  # type: ignore[arg-type]
@@ -420,7 +421,7 @@ class Store:
             self.upkeep.start()
         return RememberOutcome(
             id=row.id, created=True, degraded=degraded, similar=tuple(similar), contradicts=tuple(named),
-            newer=tuple(newer), redacted=said, lookalike_scope=alike,
+            other_scopes=elsewhere, newer=tuple(newer), redacted=said, lookalike_scope=alike,
         )
 
     def _seen_repeat(
@@ -476,21 +477,22 @@ class Store:
 
     def _not_outdated(
         self, tx: Reader, tenant: str, scope: str, contradicts: list[tuple[str, str]], later: list[str]
-    ) -> list[tuple[str, str]]:
+    ) -> tuple[list[tuple[str, str]], tuple[tuple[str, str], ...]]:
         """``contradicts`` but the older ones another memory already outdates (a kept pair waits), or the
         latest observed of them when that is all, as ``remember`` names them (all are kept for review): a fact
-        changed 62 times named ~7 of its versions on each change."""
+        changed 62 times named ~7 of its versions on each change; and (id, scope) of those named whose scope
+        is not ``scope`` (``global``), read in the same transaction."""
         from .change_pairs import compared_scopes
         from .consolidate import waiting_newer
 
-        named = [i for i, _ in contradicts if i not in later]
-        olders = {m.id: m for m in tx.memories(tenant, ids=named).values()} if named else {}
+        rows = {m.id: m for m in tx.memories(tenant, ids=[i for i, _ in contradicts]).values()}
+        olders = {i: m for i, m in rows.items() if i not in later}
         outdated = waiting_newer(tx, tenant, olders, self.clock(), compared_scopes(scope)) if olders else {}
         kept = [(i, reason) for i, reason in contradicts if i not in outdated]
-        if kept or not contradicts:
-            return kept
-        latest = max(olders.values(), key=lambda m: (m.observed_at, m.id)).id
-        return [(i, reason) for i, reason in contradicts if i == latest]
+        if not kept:
+            latest = max(olders.values(), key=lambda m: (m.observed_at, m.id)).id
+            kept = [(i, reason) for i, reason in contradicts if i == latest]
+        return kept, tuple((i, rows[i].scope) for i, _ in kept if rows[i].scope != scope)
 
     # -- supersede and forget ------------------------------------------------------------
 
@@ -584,7 +586,7 @@ class Store:
             _, found, newer = (self._similar(tx, tenant, old.scope, vectors.vectors[0], text, observed, row.kind)
                                if vectors else ([], [], []))
             contradicts = [(i, reason) for i, reason in found if i != old.id]
-            named = self._not_outdated(tx, tenant, old.scope, contradicts, newer) if contradicts else []
+            named, elsewhere = self._not_outdated(tx, tenant, old.scope, contradicts, newer) if contradicts else ([], ())
             tx.insert(row)
             if contradicts and self.upkeep.keeps_pairs:
                 from . import consolidate
@@ -594,7 +596,8 @@ class Store:
         if due:
             self.upkeep.start()
         return SupersedeOutcome(id=row.id, superseded_id=old.id, degraded=degraded, redacted=said,
-                                contradicts=tuple(named), newer=tuple(i for i in newer if i != old.id))
+                                contradicts=tuple(named), other_scopes=elsewhere,
+                                newer=tuple(i for i in newer if i != old.id))
 
     def supersede_by(self, *, tenant: str, id: str, by: str, reason: str | None = None) -> SupersedeOutcome:
         """Mark the current memory ``id`` superseded by ``by``, a current memory of the same scope

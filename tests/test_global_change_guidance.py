@@ -51,3 +51,25 @@ def test_a_change_within_one_scope_still_says_by_and_that_works(real_store, olde
     assert f"supersede {old} with `by` {made.id}" in render(made)
     handlers.supersede(real_store, PROJECT, id=old, by=made.id)
     assert real_store.get(tenant="a", id=old).superseded_by == made.id
+
+
+@pytest.mark.parametrize("older_scope", ["global", "proj"])
+def test_what_remember_and_supersede_say_of_a_pair_comes_from_their_own_write(real_store, monkeypatch, older_scope):
+    """The pair's scopes are read in the write's transaction: a memory forgotten by another client right
+    after the write (here: every later read of a memory fails) leaves the result whole, never an error
+    after a memory was stored."""
+    older, newer, _ = CHANGES[2]
+    old = handlers.remember(real_store, handlers.Caller(tenant="a", scope=older_scope), kind="fact",
+                            content=older, observed_at=MAY).id
+
+    def gone(**_: object) -> None:
+        raise AssertionError("read after the write")
+
+    monkeypatch.setattr(real_store, "get", gone)
+    made = handlers.remember(real_store, PROJECT, kind="fact", content=newer, observed_at=OCTOBER)
+    expected = "global" if older_scope == "global" else None
+    assert [(c.id, c.other_scope) for c in made.contradicts] == [(old, expected)]
+    changed = handlers.supersede(real_store, PROJECT, id=made.id, content="The company VPN moved to Tailscale")
+    assert [(c.id, c.other_scope) for c in changed.contradicts] == [(old, expected)]
+    monkeypatch.undo()
+    assert real_store.get(tenant="a", id=changed.id).supersedes == made.id

@@ -107,22 +107,17 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     scope = args.pop("scope", None)
     scope = caller.scope if scope is None else scope
     outcome = store.remember(tenant=caller.tenant, scope=scope, **args)  # type: ignore[arg-type]
-    fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k != "newer"}
-    return RememberResult.model_validate({**fields, "contradicts": _contradictions(store, caller, outcome, scope)})
+    fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k not in ("newer", "other_scopes")}
+    return RememberResult.model_validate({**fields, "contradicts": _contradictions(outcome)})
 
 
-def _contradictions(store: Store, caller: Caller, outcome: RememberOutcome | SupersedeOutcome,
-                    scope: str | None = None) -> list[dict[str, object]]:
-    """``contradicts`` as the tools show it: {id, reason, newer, other_scope} of each memory a new one (of ``scope``;
-    None: read) disagrees with, ``other_scope`` naming the scope of one of another (``global``), which `by` cannot
-    replace (``Store.supersede_by``)."""
-    if not outcome.contradicts:
-        return []
-    scope = store.get(tenant=caller.tenant, id=outcome.id).scope if scope is None else scope
-    scopes = {i: store.get(tenant=caller.tenant, id=i).scope for i, _ in outcome.contradicts}
+def _contradictions(outcome: RememberOutcome | SupersedeOutcome) -> list[dict[str, object]]:
+    """``contradicts`` as the tools show it: {id, reason, newer, other_scope} of each memory a new one disagrees
+    with, ``other_scope`` naming the scope of one of another (``global``), which `by` cannot replace
+    (``Store.supersede_by``)."""
+    elsewhere = dict(outcome.other_scopes)
     return [{"id": memory_id, "reason": reason, "newer": memory_id in outcome.newer,
-             "other_scope": scopes[memory_id] if scopes[memory_id] != scope else None}
-            for memory_id, reason in outcome.contradicts]
+             "other_scope": elsewhere.get(memory_id)} for memory_id, reason in outcome.contradicts]
 
 
 def recall(
@@ -320,8 +315,8 @@ def supersede(store: Store, caller: Caller, *, by: str | None = None, **args: ob
                                      reason=args.get("reason"))  # type: ignore[arg-type]
         return SupersedeResult.model_validate(outcome, from_attributes=True)
     outcome = store.supersede(tenant=caller.tenant, **args)  # type: ignore[arg-type]
-    fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k != "newer"}
-    return SupersedeResult.model_validate({**fields, "contradicts": _contradictions(store, caller, outcome)})
+    fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k not in ("newer", "other_scopes")}
+    return SupersedeResult.model_validate({**fields, "contradicts": _contradictions(outcome)})
 
 
 def confirm(store: Store, caller: Caller, **args: object) -> ConfirmResult:
