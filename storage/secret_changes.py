@@ -50,11 +50,32 @@ def _from(lang: str) -> str:
 
 
 def _to(lang: str) -> str:
-    """``lang``'s ``change-to`` word, perhaps then its label ("to new:"), or, after "from X" or only X, an arrow
-    ("changed from X --> Y", "changed X ➜ Y")."""
+    """``lang``'s ``change-to`` word, perhaps then its label ("to new:"), or, after "from X" or only X (perhaps after
+    ":"), an arrow ("changed from X --> Y", "changed X ➜ Y", "updated: X → Y")."""
     return (f"(?:{_from(lang)}[ \\t]+(?:{words('change-to', lang)}){_label('change-new', lang)}"
-            f"|(?:[ \\t]+(?:{words('change-from', lang)}))?{_label('change-old', lang)}"
+            f"|(?:[ \\t]*:)?(?:[ \\t]+(?:{words('change-from', lang)}))?{_label('change-old', lang)}"
             f"[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}))")
+
+
+def _went(lang: str) -> str:
+    """``lang``'s ``change-aux`` word before "from X" and its ``change-to`` word or an arrow ("went from X to", "moved
+    from X →"), as an alternative of a regex (or ""); not in a language whose participle follows the value
+    (:func:`change_sources` reads "wurde von X → Y geändert")."""
+    if not words("change-aux", lang) or words("change-final", lang):
+        return ""
+    return (f"|(?:{words('change-aux', lang)})[ \\t]+(?:{words('change-from', lang)}){_label('change-old', lang)}"
+            f"(?:[ \\t]+{_OLD}[ \\t]+(?:{words('change-to', lang)}){_label('change-new', lang)}"
+            f"|[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}))")
+
+
+def _paired(lang: str) -> str:
+    """``lang``'s labels of the old and the new value around the old value, the old one in brackets or before ":" or
+    "=" ("(old) X, (new) ", "old: X new"), as an alternative of a regex (or "")."""
+    old, new = words("change-old", lang), words("change-new", lang)
+    if not (old and new):
+        return ""
+    return (f"|(?:\\((?:{old})\\)|(?:{old})[ \\t]*[:=])[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*[,;/]?"
+            f"[ \\t]*(?:\\((?:{new})\\)|(?:{new}))")  # (its ":" or "=" read as the value's)
 
 
 @functools.cache
@@ -62,8 +83,9 @@ def bridges(langs: tuple[str, ...] | None = None) -> str:
     """What stands between a word for password and a new value in ``langs`` (every language with ``change`` rows
     when None), as one alternation: a change's verb, perhaps "from X", its ``change-to`` word or an arrow ("was
     changed to", "got bumped from X to", "updated from old: X to new:", "changed X ➜", "a été changé en", "wurde
-    geändert auf")."""
-    return "|".join(f"(?:{words('change', lang)}){_to(lang)}"
+    geändert auf"); an auxiliary, "from X" and "to" or an arrow ("went from X to", :func:`_went`); the old value
+    between labels ("(old) X, (new)", :func:`_paired`)."""
+    return "|".join(f"(?:{words('change', lang)}){_to(lang)}{_went(lang)}{_paired(lang)}"
                     for lang in _changing_languages() if words("change", lang) and (langs is None or lang in langs))
 
 
@@ -85,8 +107,9 @@ def change_sources(named: str) -> tuple[str, str]:
         to = f"{_from(lang)}[ \\t]+(?:{words('change-to', lang)})[ \\t]+"
         if words("change-before", lang):
             before.append(f"{AFTER}(?:{words('change-before', lang)}){_WORDS}[ \\t]*(?:{named}){to}")
-        if words("change-final", lang):
-            final.append(f"(?:{named})(?:[ \\t]+(?:{words('change-aux', lang)}))?{to}")
+        if words("change-final", lang):  # (or "von X → ": "das Passwort wurde von X → Y geändert")
+            arrow = f"[ \\t]+(?:{words('change-from', lang)})[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW})[ \\t]*"
+            final.append(f"(?:{named})(?:[ \\t]+(?:{words('change-aux', lang)}))?(?:{to}|{arrow})")
             finals.append(f"(?:{words('change-final', lang)})")
     return (f"(?i)(?:{'|'.join(before)}){value}",
             f"(?i)(?:{'|'.join(final)}){value}{_CLOSES}[ \\t]+(?:{'|'.join(finals)})")
@@ -121,8 +144,8 @@ def changed(text: str, before: str, at: int, value: str) -> int | None:
     it when ``before`` (the text before it, at most 256 characters) ends with a change's verb and its word for the new
     value (:func:`bridges`), or its line with an arrow that is the line's first (not a path, "Settings -> Password ->
     Change"), with no call or member after it nor, after an ASCII arrow, a member before it or a name with a capital
-    inside; after the participle that follows it where a language writes one there ("wurde auf X geändert"). None
-    when it stands after none."""
+    inside; after the participle that follows it where a language writes one there ("wurde auf X geändert", "wurde
+    von X → Y geändert"). None when it stands after none."""
     end = at + len(value)
     line = text[max(0, text.rfind("\n", max(0, at - 256), at) + 1, at - 256):at]
     particle = _to_end().search(line) is not None
@@ -137,7 +160,16 @@ def changed(text: str, before: str, at: int, value: str) -> int | None:
     if arrow is None or len(_ARROWS.findall(line)) != 1 or _CALLED.match(text, end):
         return None
     code = "-" in arrow.group(0) or "=" in arrow.group(0)  # (an ASCII arrow, as code writes one)
-    return None if code and (_MEMBER_ARROW.search(line) or _INNER_CAPITAL.fullmatch(value)) else end
+    if code and (_MEMBER_ARROW.search(line) or _INNER_CAPITAL.fullmatch(value)):
+        return None
+    participle = _participle().match(text, end)  # "wurde von X → Y geändert"
+    return participle.end() if participle else end
+
+
+@functools.cache
+def _participle() -> Any:
+    """A participle of a language that writes one after the new value (``change-final``), perhaps after a quote."""
+    return re.compile(f"(?i){_CLOSES}[ \\t]+(?:{words('change-final')})(?![\\w'’-])")
 
 
 @functools.cache
@@ -149,30 +181,35 @@ def _to_end() -> Any:
 
 @functools.cache
 def _old() -> tuple[Any, Any]:
-    """"from X to " or "X → " ending a text, X one word (perhaps quoted, perhaps after a label: "from old: X to new:
-    "); and what stands right before "from" or X: a change's verb or auxiliary or a word for password, perhaps then
-    ":" (not a part of one: "mot de passe en X" holds no "de X en")."""
+    """"from X to ", "X → " or "X, (new) " ending a text, X one word (perhaps quoted, perhaps after a label: "from
+    old: X to new: ", "(old) X"); and what stands right before "from" or X: a change's verb or auxiliary or a word
+    for password, perhaps then ":" or a dash (not a part of one: "mot de passe en X" holds no "de X en")."""
     langs = _changing_languages()
-    olds = "".join(_label("change-old", lang) for lang in langs)
+    olds, news = words("change-old"), words("change-new")
     froms = "|".join(f"(?:{words('change-from', lang)})" for lang in langs)
     tos = "|".join(f"(?:{words('change-to', lang)}){_label('change-new', lang)}" for lang in langs)
     leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
     named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
-    return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?{olds}"
-                       f"[ \\t]+{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]+){_CLOSES}"
-                       f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*){_OPENS}$"),
-            re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|(?:{named})[ \\t]*:?)$"))
+    labelled = f"[ \\t]*\\((?:{olds})\\)|[ \\t]+(?:{olds})(?:[ \\t]*[:=]|[ \\t]+[-–—])"
+    return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?(?:(?P<labelled>{labelled})[ \\t]*|[ \\t]+)"
+                       f"{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]*[^\\s\"'`“”‘’«»„,;]){_CLOSES}"
+                       f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*"
+                       f"|[ \\t]*[,;/]?[ \\t]*(?P<paired>\\((?:{news})\\)|(?:{news})[ \\t]*[:=])[ \\t]*){_OPENS}$"),
+            re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|{named})(?:[ \\t]*[:—–]|[ \\t]+-)?$"))
 
 
 def old_value(text: str, start: int, at: int) -> str | None:
     """The old value X when the text from ``start`` to ``at`` (a value's place) ends with a change's "from X to" ("was
-    changed from X to Y", "wurde von X auf Y geändert") or "X → " after a change's verb or a word for password ("pw:
-    X → Y"), else None. Reads at most 256 characters before ``at``."""
+    changed from X to Y", "wurde von X auf Y geändert"), "X → " after a change's verb or a word for password ("pw:
+    X → Y") or X between labels ("password (old) X, (new) Y"), else None. Reads at most 256 characters before
+    ``at``."""
     before = text[max(start, at - 256):at]
     tail, lead = _old()
     old = tail.search(before)
     if old is None or not lead.search(before, max(0, old.start() - 64), old.start()):
         return None
+    if old.group("paired") is not None:
+        return str(old.group("old")) if old.group("labelled") is not None else None  # "(old) X, (new) Y"
     if old.group("arrow") is None and (old.group("from") is None or not (
             _bridged().search(before) or any(form.search(before) for form, _ in _before_word()))):
         return None  # with no arrow, only "from X to" after a change's verb

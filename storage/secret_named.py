@@ -202,8 +202,9 @@ def _alternatives_closed(part: str) -> bool:
 @functools.cache
 def said(role: str, language: str | None = None) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``, perhaps
-    a possessive after it ("parola mea"), perhaps a note in brackets or after a comma ("password, prod:
-    X"), or a phrase saying whose (a preposition or a relative word, "that", "we", "used", and up to six
+    a possessive or a label of the old or new value after it ("parola mea", "password nuevo"), perhaps a note in
+    brackets or after a comma ("password, prod: X"), a clause between commas or dashes ("password, as of Monday,
+    is X"), or a phrase saying whose (a preposition or a relative word, "that", "we", "used", and up to six
     words), then a verb (perhaps then an adverb, "is currently", or ``:``; English's "was changed to", "will be",
     "has been reset to"), ``'s``, ``'ll be`` (not after a word for a key: "the token's scope2 field"), or ``:``,
     ``=``, ``:=``, an arrow, a dash (after a verb, ``:`` or ``=``, the value may start the next line); the prepositions
@@ -221,13 +222,14 @@ def said(role: str, language: str | None = None) -> str:
         whose = "|".join(dict.fromkeys(filter(None, (words("whose", lang) for lang in _languages()))))
     # a change's verb and its word for the new value ("was changed from X to", "a été changé en": ``secret_changes``)
     changes = bridges(None if loan else tuple(langs))
-    # (first: "was changed to X", not "was" and X), perhaps after ":" ("password: changed from X --> Y"); after ":", a
-    # value and an arrow ("pw: X → Y")
-    verb = ((f"(?:[ \\t]*:[ \\t]*|[ \\t]+)(?:{changes})|" if changes else "")
+    # (first: "was changed to X", not "was" and X), perhaps after ":" or a dash ("password: changed from X --> Y",
+    # "password - old: X, new: Y"); after ":", a value and an arrow ("pw: X → Y")
+    verb = ((f"(?:[ \\t]*[:—–][ \\t]*|[ \\t]+(?:-[ \\t]+)?)(?:{changes})|" if changes else "")
             + f"[ \\t]+(?:{verb})|[ \\t]*:[ \\t]*{old_arrow()}")
-    # a clause between commas before the verb ("the password, which I changed yesterday, is X"; ``relative`` rows)
-    relative = "|".join(filter(None, (words("relative", lang) for lang in langs)))
-    relative = f"|[ \\t]*,[ \\t]*(?:{relative})[ \\t]+[^,:=\\n]{{1,48}}?," if relative else ""
+    # a clause between commas or dashes before the verb ("the password, which I changed yesterday, is X", "the
+    # password, as of Monday, is X", "the password — the one Bob set — is X")
+    clause = (r"|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,47}?,"
+              r"|[ \t]+(?:[—–]|--)[ \t]*[^—–\n]{1,48}?[ \t]*(?:[—–]|--)")
     # an adverb between the verb and the value ("is currently X", "is actually X"; the ``adverb`` rows)
     adverb = "|".join(filter(None, (words("adverb", lang) for lang in langs)))
     adverb = f"(?:[ \\t]+(?:{adverb}))?" if adverb else ""
@@ -244,12 +246,17 @@ def said(role: str, language: str | None = None) -> str:
     # X"): their ``owner`` words between the word and the verb, perhaps then a possessive of the owner ("parola
     # contului meu este X").
     owning = _languages() if loan else langs
+    # a label of the old or the new value after the word ("El password nuevo de la base es X", ``change-old`` and
+    # ``change-new`` rows)
+    aged = "|".join(filter(None, (words(r, lang) for lang in owning for r in ("change-old", "change-new"))))
+    # (lazy: "password old: X new: Y" is a change; apart from the word, whose spellings the prefilter reads)
+    aged = f"(?:[ \\t]+(?:{aged}))??" if aged and role != "key" else ""
     bare = "|".join(f"(?:{words(role, lang) or words(role)})[ \\t]+(?:{words('owner', lang)})[ \\t]+"
                     + (f"(?:(?:{words('possessive', lang)})[ \\t]+)?" if words("possessive", lang) else "")
                     + f"(?:{words('verb', lang)})[ \\t]+"
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
-    return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named})(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
-            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?" f"{relative})?"
+    return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named}){aged}(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
+            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?" f"{clause})?"
             f"(?:(?:{verb}){adverb}"
             f"(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|{ARROW}|[:=—–])[ \\t]*{_NEXT_LINE}|[ \\t]+-[ \\t]+)"

@@ -24,6 +24,10 @@ from .secret_tables import languages_of, words
 # One word of Latin, Cyrillic or Greek letters (the scripts of the languages whose ``predicate`` words the table
 # holds), perhaps then a few digits ("kiwi7"); a word of another script is judged as before (a letter and a digit).
 _WORD = re.compile(r"(?:[A-Za-zßÀ-ÖØ-öø-ɏḀ-ỿ]+|[Ѐ-ӿ]+|[Ͱ-Ͽἀ-῿]+)[0-9]{0,4}")
+# A hash's name between a credential's word and its value: the value is a digest, not the credential ("password
+# (sha256): 5e88...", "password md5 = ...", "token hash: ..."); a value that is one is none ("hashed with argon2id").
+HASHED = re.compile(r"(?i)(?<![a-z])(?:sha-?(?:1|224|256|384|512)|md5|bcrypt|argon2(?:id|i|d)?|scrypt|pbkdf2"
+                    r"|hash(?:ed|es|ing)?|digest|checksum|fingerprint)(?![a-z])")
 _LATIN = re.compile(r"[A-Za-zßÀ-ÖØ-öø-ɏḀ-ỿ]")
 _FOREIGN = re.compile(r"[Ѐ-ӿͰ-Ͽἀ-῿]")  # a Cyrillic or Greek letter
 # Russian's and Ukrainian's adjectives' endings ("пароль: неверный", "новая"), Greek's participles' ("αλλαγμένος"):
@@ -177,7 +181,7 @@ def plain_password(value: str, text: str, start: int, at: int, paired: bool = Fa
     (:func:`_predicated`), and no word saying something about a password (:func:`_says_something`). Reads at most
     256 characters before it."""
     value = plain_word(value, text, at)
-    if not _WORD.fullmatch(value):
+    if not _WORD.fullmatch(value) or HASHED.fullmatch(value):
         return False
     before = text[max(start, at - 256):at].lstrip("\r\n")  # (a match may open on the line break before its word)
     changed = None if paired else changed_end(text, before, at, value)
@@ -216,7 +220,8 @@ def after_change(value: str, text: str, start: int, at: int) -> bool:
 def plain_changed(value: str) -> bool:
     """Whether ``value``, a plain word (perhaps then digits) a change goes to or from ("changed from X to Y"), is a
     password: nothing saying something about one (:func:`_says_something`) nor prose (:func:`_changed_to_prose`)."""
-    return bool(_WORD.fullmatch(value)) and not _says_something(value.rstrip("0123456789")) and \
+    return bool(_WORD.fullmatch(value)) and not HASHED.fullmatch(value) and \
+        not _says_something(value.rstrip("0123456789")) and \
         not _changed_to_prose(value) and not _time_word(value)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import re2
 
-from .secret_plain import after_change, placeholder, plain_assigned, plain_password, plain_unverbed
+from .secret_plain import HASHED, after_change, placeholder, plain_assigned, plain_password, plain_unverbed
 from .secret_re2 import OPTIONS, Detector, compile_linear
 
 # Values longer than this are no placeholder, reference, code or description: the filters that say so
@@ -66,12 +66,13 @@ def _declared(text: str, start: int) -> bool:
 
 def is_value(text: str) -> bool:
     """Whether ``text`` holds a letter and a digit, its escapes read (``secrets.unformatted``: the hex
-    digits of ``f\\u00fcr`` and ``%C3%A9`` are no digits of the word they write)."""
+    digits of ``f\\u00fcr`` and ``%C3%A9`` are no digits of the word they write), and is no hash's name ("sha256",
+    "argon2id": ``HASHED``)."""
     if "\\" in text or "%" in text:
         from .secrets import unformatted  # (secrets imports this module)
 
         text = unformatted(text)
-    return bool(_LETTER.search(text) and _DIGIT.search(text))
+    return bool(_LETTER.search(text) and _DIGIT.search(text)) and not HASHED.fullmatch(text)
 
 
 # A generated value without a digit (a password manager's letters, or letters and symbols): this many
@@ -247,12 +248,6 @@ def generated_key(value: str) -> bool:
     return not wordy and _entropy(value) >= SINGLE_CASE_ENTROPY_MIN
 
 
-# A hash's name between a credential's word and its value: the value is a digest, not the credential ("password
-# (sha256): 5e88...", "password md5 = ...", "token hash: ...").
-_HASHED = re.compile(r"(?i)(?<![a-z])(?:sha-?(?:1|224|256|384|512)|md5|bcrypt|argon2(?:id|i|d)?|scrypt|pbkdf2"
-                     r"|hash(?:ed)?|digest|checksum|fingerprint)(?![a-z])")
-
-
 # A word naming what identifies or describes a credential, not the credential, right before ":" or "=" ("encryption
 # key id: alias/app-2024", "API key name: ci-2024", "token type: Bearer1", "secret arn = arn:aws:...").
 _NAMING = re.compile(r"(?i)(?<![\w-])(?:ids?|identifier|names?|arn|alias|label|type|kind|version|prefix|suffix|path"
@@ -278,7 +273,7 @@ _TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
 def _unverbed(value: str, text: str, start: int, at: int) -> bool:
     """Whether ``value``, right after a word for password or "pass" and a space, is a plain-word password
     (``secret_plain.plain_unverbed``) and no hash's name ("password bcrypt", "pass sha256")."""
-    return not _HASHED.fullmatch(value) and plain_unverbed(value, text, start, at)
+    return not HASHED.fullmatch(value) and plain_unverbed(value, text, start, at)
 
 
 def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
@@ -289,7 +284,7 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     and mostly no words (not "GoogleSSO2"), after "takes" or a service's user and "/" holding a symbol, a ``markup``
     one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
-    nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``_HASHED``), nor a
+    nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``HASHED``), nor a
     value after a word naming what identifies or describes it ("key id:", ``_NAMING``), nor a vendor's public
     key (``_PUBLIC``) or one named a site key (``_SITE_KEY``).
 
@@ -308,7 +303,7 @@ def _named_otherwise(group: str, value: str, text: str, start: int, at: int) -> 
         return True
     # ("type" names a credential's type, "token type: Bearer1", not when it is what is typed: "type X to unlock")
     return at - start <= FILTERED_MAX_CHARS and bool(
-        _HASHED.search(text, start, at) or group != "spaced_use" and _NAMING.search(text[start:at]) or any(
+        HASHED.search(text, start, at) or group != "spaced_use" and _NAMING.search(text[start:at]) or any(
             "secret" not in site.group(0).lower()  # its word may stand before the match ("site " before "key:")
             for site in _SITE_KEY.finditer(text, max(start - 16, text.rfind("\n", 0, start) + 1), at)))
 
