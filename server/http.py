@@ -586,14 +586,16 @@ def _over_long(scope: Scope) -> Response | None:
         if key in (b"host", b"origin") and not _PRINTABLE.fullmatch(value):  # RFC 9110 §7.2, RFC 6454 §7: ASCII
             return _error(400, "invalid_request", f"the {key.decode().title()} header holds a byte outside "
                           "printable ASCII")
-    parts = [(len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")), "the request target")] + [
-        (len(k) + len(v) + 4, f"the {shown(k.decode('latin-1').title())} header") for k, v in scope["headers"]]
+    # Sizes only: a header is named (and its name scanned by ``shown``) once, when the limit is passed.
+    parts = [(len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")), None)] + [
+        (len(k) + len(v) + 4, k) for k, v in scope["headers"]]
     size = sum(n for n, _ in parts)
-    if size > HEAD_MAX_BYTES:
-        largest, what = max(parts)
-        return _error(400, "invalid_request", f"the request line and headers are {size:,} bytes, {largest:,} of "
-                      f"them {what}; the limit is {HEAD_MAX_BYTES:,}")
-    return None
+    if size <= HEAD_MAX_BYTES:
+        return None
+    largest, name = max(parts, key=lambda part: part[0])
+    what = "the request target" if name is None else f"the {shown(name.decode('latin-1').title())} header"
+    return _error(400, "invalid_request", f"the request line and {len(parts) - 1:,} headers are {size:,} bytes, "
+                  f"{largest:,} of them {what}; the limit is {HEAD_MAX_BYTES:,}")
 
 
 _NOT_ACCEPTABLE = re.compile(rb";\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)", re.IGNORECASE)

@@ -4,6 +4,8 @@ got "the request line and headers are 120,235 bytes" without saying which."""
 
 from __future__ import annotations
 
+import re
+
 import anyio
 import httpx2
 import pytest
@@ -48,7 +50,8 @@ def test_a_head_over_the_limit_is_refused_naming_its_largest_part(server: HttpSe
     said = response.json()
     assert said["error"] == "invalid_request", said
     described = said["error_description"]
-    assert described.startswith("the request line and headers are ") and described.endswith(f"of them {named}; {LIMIT}")
+    assert re.match(r"the request line and [\d,]+ headers are [\d,]+ bytes, ", described)
+    assert described.endswith(f"of them {named}; {LIMIT}")
     assert "p" * 100 not in described and "v" * 100 not in described  # never the value
 
 
@@ -75,3 +78,21 @@ def test_the_sdk_clients_long_tool_name_is_refused_naming_the_mcp_name_header(se
     refused = answers[-1]
     assert refused.status_code == 400, refused.text
     assert refused.json()["error_description"].endswith(f"of them the 'Mcp-Name' header; {LIMIT}")
+
+
+@pytest.mark.parametrize("count", [10, 3_000])
+@pytest.mark.parametrize("over", [False, True])
+def test_a_head_is_measured_without_describing_each_header(monkeypatch, count: int, over: bool) -> None:
+    """Every request's head is sized before authentication: no header name goes through the credential
+    check (``shown``) but the one a refusal names, however many headers come (an adversarial pass: 3,000
+    headers a request held the event loop for seconds, before any token was asked for)."""
+    from memvault.server import http
+
+    described: list[str] = []
+    monkeypatch.setattr(http, "shown", lambda text, *a, **k: described.append(text) or repr(text))
+    each = (HEAD_MAX_BYTES // count) + (8 if over else -40)
+    scope = {"type": "http", "raw_path": b"/mcp", "query_string": b"",
+             "headers": [(f"x-{i}".encode(), b"v" * max(each - len(f"x-{i}") - 4, 0)) for i in range(count)]}
+    refused = http._over_long(scope)
+    assert (refused is not None) == over
+    assert len(described) == (1 if over else 0)
