@@ -200,9 +200,8 @@ def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
                  same_subject: Callable[[int, int], float | None], asked: str = "") -> None:
     """Among the top ``SUBJECT_TOP``, raise a newer memory on the same subject that answers about as well as an
     older state memory just above it: the pair keeps the older's place (docs/retrieval-tuning.md#newer); not above
-    one about a sibling of
-    what ``asked`` (the question) names where the older is not ("Plan B" for "how much does Plan A cost?": trial
-    verify64 N7; ``subjects.near_miss``)."""
+    one about a sibling of what ``asked`` (the question) names where the older is not ("Plan B" for "how much does
+    Plan A cost?": trial verify64 N7; ``subjects.near_miss``)."""
     top = sorted(order[:SUBJECT_TOP], key=lambda seq: c.rows[seq].observed_at)  # a chain of changes in its order
     for older in (seq for seq in top if c.rows[seq].kind in STATE_KINDS):
         for newer in top:
