@@ -26,7 +26,7 @@ def cached_path(source_sha: str) -> Path:
     import onnxruntime
     from platformdirs import user_cache_path
 
-    name = f"minilm-matmulinteger-{source_sha[:16]}-ort{onnxruntime.__version__}-optimised.onnx"
+    name = f"minilm-matmulinteger-{source_sha[:16]}-ort{onnxruntime.__version__}-unsigned-optimised.onnx"
     return user_cache_path("memvault") / "models" / name
 
 
@@ -102,7 +102,10 @@ def derive(source: Path, target: Path) -> None:
             onnx.save(model, str(folded))
             quantize_dynamic(folded, quantised, weight_type=QuantType.QInt8, per_channel=True,
                              op_types_to_quantize=["MatMul"])
-            _check_weights(onnx.load(str(quantised)), originals)
+            checked = onnx.load(str(quantised))
+            _check_weights(checked, originals)
+            _unsigned_weights(checked)
+            onnx.save(checked, str(quantised))
             optimised = Path(tmp) / "optimised.onnx"
             _optimise(quantised, optimised)
             stamp = Path(tmp) / "stamp"
@@ -163,6 +166,23 @@ def _fold_matmul_weights(model: object) -> dict[str, object]:
     del graph.initializer[:]
     graph.initializer.extend(kept_tables + added)
     return originals
+
+
+def _unsigned_weights(model: object) -> None:
+    """Write each ``MatMulInteger`` weight and its zero point (int8) as uint8, 128 more: the same integer
+    products, which onnxruntime computes exactly on every CPU (its AVX2 kernel for int8 weights adds two
+    products in 16 bits, saturating, where AVX-512 VNNI does not; onnxruntime documentation, "Quantize
+    ONNX models", U8U8 and saturation).
+    More: docs/storage-tuning.md#int8model-unsigned."""
+    import numpy as np
+    from onnx import numpy_helper
+
+    tables = {t.name: t for t in model.graph.initializer}  # type: ignore[attr-defined]
+    names = {name for node in model.graph.node if node.op_type == "MatMulInteger"  # type: ignore[attr-defined]
+             for name in node.input[1::2] if name in tables}  # the weight and its zero point
+    for name in names:
+        signed = numpy_helper.to_array(tables[name])
+        tables[name].CopyFrom(numpy_helper.from_array((signed.astype(np.int16) + 128).astype(np.uint8), name))
 
 
 def _check_weights(model: object, originals: dict[str, object]) -> None:

@@ -198,11 +198,11 @@ def unearned(c: Candidates, seq: int, best: float) -> float:
 
 def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
                  same_subject: Callable[[int, int], float | None], asked: str = "") -> None:
-    """Among the top ``SUBJECT_TOP``, move an older state memory just below a newer one on the same subject that
-    answers about as well (docs/retrieval-tuning.md#newer); not below one about a sibling of what ``asked`` (the
-    question) names where the older is not ("Plan B" for "how much does Plan A cost?";
-    ``subjects.near_miss``)."""
-    top = order[:SUBJECT_TOP]
+    """Among the top ``SUBJECT_TOP``, raise a newer memory on the same subject that answers about as well as an
+    older state memory just above it: the pair keeps the older's place (docs/retrieval-tuning.md#newer); not above
+    one about a sibling of what ``asked`` (the question) names where the older is not ("Plan B" for "how much does
+    Plan A cost?"; ``subjects.near_miss``)."""
+    top = sorted(order[:SUBJECT_TOP], key=lambda seq: c.rows[seq].observed_at)  # a chain of changes in its order
     for older in (seq for seq in top if c.rows[seq].kind in STATE_KINDS):
         for newer in top:
             if after_the_time(c, c.rows[newer]):
@@ -214,7 +214,8 @@ def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
             if c.rows[newer].observed_at > c.rows[older].observed_at and scores[older] >= scores[newer] and as_well:
                 similarity = same_subject(older, newer)
                 if similarity is not None and similarity >= SAME_SUBJECT:
-                    scores[older] = scores[newer] - 1e-6
+                    # newers raised over one older keep their own order among them
+                    scores[newer] = scores[older] + 1e-6 * (1.0 + scores[newer])
 
 
 def _as_well(c: Candidates, scores: dict[int, float], newer: int, older: int) -> bool:
