@@ -55,7 +55,7 @@ def _whole_names(read: _Read, found: dict[str, set[str]]) -> dict[str, set[str]]
     for run in read.runs:
         if not all(name in whole for name in run):
             continue
-        beside = set().union(*(whole.pop(name) for name in run)) - set(run)
+        beside = set().union(*(whole.pop(name) for name in dict.fromkeys(run))) - set(run)  # "Orion Orion": once
         whole.setdefault(" ".join(run), set()).update(beside)
     return whole
 
