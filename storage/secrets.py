@@ -345,6 +345,7 @@ _DASHED_PREFIX = re.compile(f"(?<![\\w-])([a-z]{{2,10}}(?:_[a-z]{{1,10}})?){_DAS
 _DASHES = re.compile(_DASH)
 _DASHED_LEAD, _DASHED_REACH = 21, 38
 _HAS_DIGIT, _HAS_CAPITAL = re.compile(r"[0-9]"), re.compile(r"[A-Z]")
+_LOWER_PREFIX = re.compile(r"(?<![a-z])[a-z]{2,10}[ -][0-9]{6,}[ -]")  # a prefix and a long number: "xoxb 2847561937 …"
 # What a key found only with its groups joined may be: detect-secrets' own formats that open with a
 # vendor's prefix (besides the key format table's prefixed rows, ``secret_plugins.prefixed``).
 _PREFIXED_LABELS = frozenset({"GitHub token", "AWS access key", "Slack token", "Stripe API key", "npm access token",
@@ -366,13 +367,17 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
     capital) are taken out, or a dash after its prefix is read as "_" (``_DASHED_PREFIX``) (not one of ``known``, the
     ``(label, line)`` found in ``text`` as it is: a key
     followed by words), and
-    holding a digit and a capital (prose joined is lower-case words). Lines keep their numbers. Linear."""
-    def join(run: re.Match[str]) -> str:  # prose's runs (no digit or no capital) stay: no reading for them
+    holding a digit and a capital (prose joined is lower-case words). A run opening with a prefix of lower-case
+    letters and a long number (``_LOWER_PREFIX``) is also read with its spaces as the dashes its format writes
+    between its groups ("xoxb 2847561937 5738261940 Rk3L…" for "xoxb-2847561937-…"). Lines keep their numbers. Linear."""
+    def join(run: re.Match[str], dashes: bool = False) -> str:  # prose's runs (no digit or no capital) stay
         groups = run.group()
         if not (_HAS_DIGIT.search(groups) and _HAS_CAPITAL.search(groups)):
             return groups
         if run.group("listed"):
             return _LIST_SEPARATOR.sub("", groups)
+        if dashes:
+            return groups.replace(" ", "-") if _LOWER_PREFIX.search(groups) else groups
         return groups.replace(" " if " " in groups else "-", "")
 
     def underscored(dashed: re.Match[str]) -> str:
@@ -380,18 +385,20 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
         return dashed.group(1) + "_" if _HAS_DIGIT.search(run) and _HAS_CAPITAL.search(run) else dashed.group()
 
     dashed = regex_windows.sub(_DASHED_PREFIX, text, underscored, _DASHED_REACH, _DASHES, _DASHED_LEAD)
-    joined = regex_windows.sub(_GROUPS, dashed, join, _GROUPS_REACH, _GROUP_SEPARATORS, _GROUPS_LEAD)
-    if joined == text:
-        return []
-    lines = joined.split("\n")  # (``text`` is NFC with single newlines as :func:`_found` gives it)
     kinds = _groupable_kinds()
-    found = []
-    for offset, line, kind, value, end in _values(joined, lines, most=most):
-        key = joined[offset:max(end, offset + len(value))]  # a pattern's group may hold only the prefix
-        if kind in kinds and (kind, line) not in known and key not in text and _HAS_DIGIT.search(key) \
-                and _HAS_CAPITAL.search(key):
-            found.append((kind, line, line))
-    return found
+    found: dict[tuple[str, int], None] = {}
+    for dashes in (False, True):
+        joined = regex_windows.sub(_GROUPS, dashed, functools.partial(join, dashes=dashes), _GROUPS_REACH,
+                                   _GROUP_SEPARATORS, _GROUPS_LEAD)
+        if joined == text or (dashes and joined == dashed):
+            continue
+        lines = joined.split("\n")  # (``text`` is NFC with single newlines as :func:`_found` gives it)
+        for offset, line, kind, value, end in _values(joined, lines, most=most):
+            key = joined[offset:max(end, offset + len(value))]  # a pattern's group may hold only the prefix
+            if kind in kinds and (kind, line) not in known and key not in text and _HAS_DIGIT.search(key) \
+                    and _HAS_CAPITAL.search(key):
+                found[kind, line] = None
+    return [(kind, line, line) for kind, line in found]
 
 
 # What formatting leaves inside a key when it is pasted from a terminal, a web page or Markdown: an ANSI

@@ -44,6 +44,35 @@ def test_a_key_in_groups_is_refused_and_its_line_redacted(kind: str, key: str, s
         assert redacted.startswith("the new key is\n") and redacted.endswith("\nrotate it monthly")
 
 
+def _slack(prefix: str) -> str:
+    return "-".join([prefix, _key("", 10, string.digits), _key("", 12, string.digits), _key("", 24)])
+
+
+# Keys whose format parts its groups by dashes, written with spaces for them (an adversarial pass: "xoxb 2847561937
+# 5738261940 Rk3L…" was stored): read with the spaces as the dashes.
+DASHED = [("Slack token", _slack(prefix)) for prefix in ("xoxb", "xoxp", "xoxa", "xoxs", "xoxr")]
+
+
+@pytest.mark.parametrize(("kind", "key"), DASHED)
+@pytest.mark.parametrize("written", ["spaces", "first dash kept"])
+@pytest.mark.parametrize("around", ["{}", "Ops note: {}", "slack token {} (rotate monthly)", "bot\n{}\nend"])
+def test_a_key_whose_dashes_are_written_as_spaces_is_refused(kind: str, key: str, written: str, around: str) -> None:
+    apart = key.replace("-", " ") if written != "first dash kept" else key.replace("-", " ").replace(" ", "-", 1)
+    text = around.format(apart)
+    assert kind in [found for found, _ in find_secrets(text)[0]], text
+    redacted, kinds = redact(text)
+    assert kinds and key.rsplit("-", 1)[1] not in redacted
+
+
+@pytest.mark.parametrize("text", [
+    "the Q3 2024 Plan is ready", "we met at 10 am with Bob and 3 Others", "room 12 level 3 Block B",
+    "ver 2 build 1234567890 Release Candidate", "abc 1234567890 1234567890 Hello World",
+    "xoxb is the prefix of a Slack bot token", "see ticket 12345 67890 Open",
+])
+def test_prose_with_spaced_digits_and_capitals_stays_stored(text: str) -> None:
+    assert find_secrets(text) == [[]] and redact(text) == (text, ())
+
+
 @pytest.mark.parametrize("text", [
     "npm_ install the package and then run the build again for everyone",
     "ghp_ is the prefix of a GitHub token and sk- of OpenAI", "I met John at 5pm on the AWS S3 EC2 IAM console",
