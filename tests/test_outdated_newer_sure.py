@@ -21,8 +21,10 @@ CHANGES = [
     ("The docs site is hosted on Netlify", "Moved the docs site to Vercel", "Where is the docs site hosted?"),
     ("The team standup is at 9:30", "Now at 10:00", "When is the team standup?"),
     ("Our CI runs on Jenkins", "Switched CI to GitHub Actions", "Where does our CI run?"),
-    ("The billing service is written in Ruby", "Rewrote billing in Go", "What language is the billing service written in?"),
-    ("The mobile app uses React Native", "Rewrote the mobile app in Flutter", "What framework does the mobile app use?"),
+    ("The billing service is written in Ruby", "Rewrote billing in Go",
+     "What language is the billing service written in?"),
+    ("The mobile app uses React Native", "Rewrote the mobile app in Flutter",
+     "What framework does the mobile app use?"),
     ("The on-call tool for the payments team is PagerDuty", "We dropped PagerDuty for Opsgenie",
      "What is the on-call tool for the payments team?"),
     ("The production cluster runs Kubernetes 1.27", "Bumped Kubernetes to 1.29",
@@ -39,17 +41,17 @@ CHANGES = [
     ("The internal wiki lives on Confluence", "Moved the wiki to Notion", "Where does the internal wiki live?"),
     ("The load balancer for the EU region is HAProxy", "Replaced HAProxy with Envoy",
      "What is the load balancer for the EU region?"),
-    ("Feature flags in the checkout service are managed with LaunchDarkly", "Switched flags from LaunchDarkly to Unleash",
-     "How are feature flags in the checkout service managed?"),
+    ("Feature flags in the checkout service are managed with LaunchDarkly",
+     "Switched flags from LaunchDarkly to Unleash", "How are feature flags in the checkout service managed?"),
     ("The data team's notebooks run on JupyterHub", "Notebooks now run on Databricks",
      "Where do the data team's notebooks run?"),
 ]
 
 
 def confidences(store: Store, old: str, new: str, question: str):
+    """``pair_recalled``'s older id and newer outcome, and the recall's hits."""
     older, newer, _ = pair_recalled(store, old, new, question)
-    hits = store.recall(tenant="t", query=question, scopes=["p"]).hits
-    return older, newer, hits
+    return older, newer, store.recall(tenant="t", query=question, scopes=["p"]).hits
 
 
 @pytest.mark.parametrize(("old", "new", "question"), CHANGES)
