@@ -95,4 +95,6 @@ def translate(text: str, table: Mapping[int, Any]) -> str:
 def sliced(rewrite: Callable[[str], str], text: str) -> str:
     """``rewrite(text)``, for a ``rewrite`` of each character alone (``str.translate``, a substitution of one
     character class), run on slices of ``WINDOW`` characters."""
-    return "".join(rewrite(text[at:at + WINDOW]) for at in range(0, len(text), WINDOW)) if text else rewrite(text)
+    if len(text) <= WINDOW:
+        return rewrite(text)
+    return "".join(rewrite(text[at:at + WINDOW]) for at in range(0, len(text), WINDOW))

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import pytest
 
-from memvault.storage import unicode_windows, validate
+from memvault.storage import secret_documents, secrets, unicode_windows, validate
 from memvault.storage.regex_windows import WINDOW
 
 MARKS = [chr(c) for c in range(0x300, 0x370)] + list("\u0344\u0345\u05b0\u093c\u0e38\u0f71\u0f72\u0f73\u0f75\u0f81"
@@ -114,15 +114,34 @@ def _python_for(seconds: float) -> None:
         pass
 
 
-@pytest.mark.parametrize("reading", [validate.nfc, validate.bare, validate.joined])
-def test_a_long_run_of_marks_out_of_order_is_read_without_holding_the_gil_long(reading: Callable[[str], str]) -> None:
-    """CPython reorders a run of combining marks by insertion: 32 KiB held the GIL for seconds. Compared with Python
-    bytecode running as long in the same run, the least of five (a loaded machine's scheduler delays both alike)."""
-    validate.bare("\u0301" * 2 * WINDOW)  # the table of second halves, built once
-    run = ("\u0301\u0323\u0308" * WINDOW)[:16 * WINDOW]
+SIZE = 256 * 1024
+# Each held the GIL in one call of unicodedata.normalize, str.translate or libyaml over the whole text (a run of marks
+# out of order for seconds at 32 KiB: CPython reorders it by insertion).
+UNITS = {"Chinese": "我们今天讨论了新的部署流程，数据库的主机在维基里。", "Japanese": "今日の会議でデプロイ手順ｶﾀｶﾅについて話し合いました。",
+         "Korean": "오늘 회의에서 새로운 배포 절차에 대해 논의했습니다.", "Thai": "วันนี้เราได้หารือเกี่ยวกับขั้นตอน",
+         "Arabic": "ناقشنا اليوم عملية النشر الجديدة.", "Devanagari": "आज की बैठक में हमने क़ ख़ चर्चा की।",
+         "emoji": "🎉👍🏽👨‍👩‍👧‍👦🇵🇹 ", "accents": "a\u0301\u0323\u0308\u0300", "full-width": "ｐａｓｓｗｏｒｄ ＡＢＣ１２３ ",
+         "compatibility forms": "\ufb01\ufb02\u2163\u3392\u32ff"}
+READINGS = {"nfc": validate.nfc, "bare": validate.bare, "joined": validate.joined,
+            "latin_lookalikes": secrets.latin_lookalikes,
+            "a YAML scalar": lambda text: secret_documents.parsed.__wrapped__("a: " + text)}  # not its cache
+
+
+def _shape(unit: str, size: int = SIZE) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+@pytest.mark.parametrize("reading", READINGS)
+@pytest.mark.parametrize("text", [pytest.param(_shape(unit), id=name) for name, unit in UNITS.items()]
+                         + [pytest.param(_shape("\u0301\u0323\u0308", 16 * WINDOW), id="marks out of order")])
+def test_no_reading_of_a_long_text_holds_the_gil_longer_than_python_does(reading: str, text: str) -> None:
+    """Compared with Python bytecode running as long in the same run, which hands the GIL over at each switch
+    interval, the least of five (a loaded machine's scheduler delays both alike): no absolute time."""
+    read = READINGS[reading]
+    read(text[:WINDOW * 4])  # the tables built once
     held, base = [], []
     for _ in range(5):
-        hold, took = _worst_hold(lambda: reading(run))
+        hold, took = _worst_hold(lambda: read(text))
         held.append(hold)
         base.append(_worst_hold(lambda: _python_for(took))[0])
     assert min(held) < 4 * max(min(base), sys.getswitchinterval()), (held, base)
