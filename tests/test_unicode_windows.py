@@ -117,14 +117,15 @@ def _python_for(seconds: float) -> None:
 SIZE = 256 * 1024
 # Each held the GIL in one call of unicodedata.normalize, str.translate or libyaml over the whole text (a run of marks
 # out of order for seconds at 32 KiB: CPython reorders it by insertion).
-UNITS = {"Chinese": "我们今天讨论了新的部署流程，数据库的主机在维基里。", "Japanese": "今日の会議でデプロイ手順ｶﾀｶﾅについて話し合いました。",
+UNITS = {"Chinese": "我们今天讨论了新的部署流程，数据库的主机在维基里。", "Chinese, one word": "数据库的主机在维基里部署流程",
+         "Japanese": "今日の会議でデプロイ手順ｶﾀｶﾅについて話し合いました。",
          "Korean": "오늘 회의에서 새로운 배포 절차에 대해 논의했습니다.", "Thai": "วันนี้เราได้หารือเกี่ยวกับขั้นตอน",
          "Arabic": "ناقشنا اليوم عملية النشر الجديدة.", "Devanagari": "आज की बैठक में हमने क़ ख़ चर्चा की।",
          "emoji": "🎉👍🏽👨‍👩‍👧‍👦🇵🇹 ", "accents": "a\u0301\u0323\u0308\u0300", "full-width": "ｐａｓｓｗｏｒｄ ＡＢＣ１２３ ",
          "compatibility forms": "\ufb01\ufb02\u2163\u3392\u32ff"}
 READINGS = {"nfc": validate.nfc, "bare": validate.bare, "joined": validate.joined,
             "latin_lookalikes": secrets.latin_lookalikes,
-            "a YAML scalar": lambda text: secret_documents.parsed.__wrapped__("a: " + text)}  # not its cache
+            "a YAML scalar": lambda text: secret_documents.parsed.__wrapped__("a: " + text[3:])}  # not its cache
 
 
 def _shape(unit: str, size: int = SIZE) -> str:
