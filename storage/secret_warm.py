@@ -28,10 +28,10 @@ WARM_TEXTS = ("The admin password is Warm2up!x", "db:\n  password: Warm2up!x\n",
 
 def steps() -> Iterator[str]:
     """The warm-up, one step a ``next()``, each yielding what it did: detect-secrets' filters imported, the
-    detectors built (their small patterns), ``unicode_windows``' table built, each named-credential pattern compiled
-    and then searched over ``WARM_TEXTS`` (two steps: RE2 compiles a program's reversed program at its first match),
-    those needed by the most of ``FIRST_MEMORIES`` first, then by the length of their sources; then the check and the
-    redaction of each of ``WARM_TEXTS``. Fills caches only; stops where its caller stops asking."""
+    detectors built (their small patterns), each named-credential pattern compiled and then searched over
+    ``WARM_TEXTS`` (two steps: RE2 compiles a program's reversed program at its first match), those needed by the
+    most of ``FIRST_MEMORIES`` first, then by the length of their sources; then the check and the redaction of each of
+    ``WARM_TEXTS``. Fills caches only; stops where its caller stops asking."""
     from detect_secrets.filters import heuristic  # noqa: F401  # what secret_values.is_filtered imports
 
     yield "detect-secrets' filters imported"
@@ -41,10 +41,6 @@ def steps() -> Iterator[str]:
 
     detectors()
     yield "detectors built"
-    from .unicode_windows import starts_afresh
-
-    starts_afresh("\u00e9")  # reads the table of characters composing with the one before, built once
-    yield "the normalization's cuts read"
     sources, wanted = named_sources(), Counter(n for text in FIRST_MEMORIES for n in needed(text))
     for number in sorted(range(len(sources)), key=lambda n: (-wanted[n], len(sources[n]))):
         pattern = named_pattern(number)

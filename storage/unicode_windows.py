@@ -11,27 +11,20 @@ cut anywhere, for what rewrites each character alone.
 from __future__ import annotations
 
 import functools
-import sys
 import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from .regex_windows import WINDOW
 
-# Hangul vowels and trailing consonants, which the Hangul composition of Unicode ch. 3.12 adds to a syllable
-_HANGUL_SECONDS = {*map(chr, range(0x1161, 0x1176)), *map(chr, range(0x11A8, 0x11C3))}
-
-
-@functools.cache
-def _second_halves() -> frozenset[str]:
-    """Every character that is the second of a canonical decomposition of two (``unicodedata.decomposition``), and
-    Hangul's: those canonical composition may join to a character before them, as a superset of Unicode's."""
-    seconds = set(_HANGUL_SECONDS)
-    for code in range(sys.maxunicode + 1):
-        parts = unicodedata.decomposition(chr(code)).split()
-        if len(parts) == 2 and parts[0][0] != "<":
-            seconds.add(chr(int(parts[1], 16)))
-    return frozenset(seconds)
+# The characters of combining class 0 that canonical composition joins to a character before them: the second of a
+# canonical decomposition of two in UnicodeData.txt (vowel signs and length marks of Indic and other Brahmic
+# scripts), and Hangul vowels and trailing consonants (Unicode ch. 3.12). Every other such second is a combining
+# mark; tests/test_unicode_windows.py checks the list against unicodedata's.
+STARTER_SECONDS = frozenset([*"\u09be\u09d7\u0b3e\u0b56\u0b57\u0bbe\u0bd7\u0cc2\u0cd5\u0cd6\u0d3e\u0d57\u0dcf\u0ddf"
+                             "\u0fb5\u0fb7\u102e\u1b35\U00011127\U0001133e\U00011357\U000114b0\U000114ba"
+                             "\U000114bd\U000115af\U00011930", *map(chr, range(0x1161, 0x1176)),
+                             *map(chr, range(0x11A8, 0x11C3))])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -43,7 +36,7 @@ def starts_afresh(char: str) -> bool:
         return True
     for form in ("NFD", "NFKD"):
         first = unicodedata.normalize(form, char)[0]
-        if unicodedata.combining(first) or first in _second_halves():
+        if unicodedata.combining(first) or first in STARTER_SECONDS:
             return False
     return True
 

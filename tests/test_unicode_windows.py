@@ -23,9 +23,10 @@ from memvault.storage.regex_windows import WINDOW
 
 MARKS = [chr(c) for c in range(0x300, 0x370)] + list("\u0344\u0345\u05b0\u093c\u0e38\u0f71\u0f72\u0f73\u0f75\u0f81"
                                                      "\u3099\u309a\uff9e\uff9f")
-SECONDS = sorted(unicode_windows._second_halves())
-FIRSTS = sorted({chr(int(d.split()[0], 16)) for d in map(unicodedata.decomposition, map(chr, range(0x30000)))
-                 if len(d.split()) == 2 and d[0] != "<"})
+PAIRS = [d.split() for d in map(unicodedata.decomposition, map(chr, range(sys.maxunicode + 1)))
+         if len(d.split()) == 2 and d[0] != "<"]  # canonical decompositions of two (UnicodeData.txt)
+SECONDS = sorted({chr(int(second, 16)) for _, second in PAIRS} | unicode_windows.STARTER_SECONDS)
+FIRSTS = sorted({chr(int(first, 16)) for first, _ in PAIRS})
 HANGUL = [*map(chr, range(0x1100, 0x1113)), *map(chr, range(0x1161, 0x1176)), *map(chr, range(0x11A8, 0x11C3)),
           "\uac00", "\uac01", "\ud7a3"]
 COMPAT = list("\uff21\ufb01\u2163\u3392\u32ff\ufefb\ufdfa\u309b\u1e9b\u2017\u00a0\u0133\u01c4\u2126\u212b\u0958"
@@ -46,6 +47,10 @@ def _texts(seed: int) -> list[str]:
             chars[at:at] = [rnd.choice(MARKS + SECONDS) for _ in range(rnd.choice([WINDOW, 3 * WINDOW]))]
         texts.append("".join(chars))
     return texts
+
+
+def test_every_second_of_a_composition_is_a_combining_mark_or_listed() -> None:
+    assert {char for char in SECONDS if not unicodedata.combining(char)} == unicode_windows.STARTER_SECONDS
 
 
 @pytest.mark.parametrize("seed", range(8))
