@@ -82,6 +82,8 @@ def normalize(form: str, text: str) -> str:
 
 def translate(text: str, table: Mapping[int, Any]) -> str:
     """``text.translate(table)``, translated in slices of ``WINDOW`` characters."""
+    if len(text) <= WINDOW:  # most texts: no slicing's calls
+        return text.translate(table)
     return sliced(lambda piece: piece.translate(table), text)
 
 
