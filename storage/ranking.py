@@ -552,11 +552,6 @@ def rank(
         elif ahead is not None and seq not in newers:
             above[seq] = ahead
     hits: list[Scored] = []
-    answered: dict[str, float] = {}  # newer id: how sure the hits it outdates were, before they were outdated
-    # a newer outdating a hit is capped as that hit is (``capped``): it changes the fact the hit states, of the
-    # subject the hit names, however few of the question's words it holds itself ("Now at 10:00")
-    seq_of = {memory.id: seq for seq, memory in c.rows.items()}
-    heir = {seq_of[new]: old for old, new in outdated.items() if new in seq_of and old in kept}
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
         group = "others" if seq in equal else "rivals"
@@ -581,9 +576,8 @@ def rank(
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
-        sure = capped(sure, c, heir.get(seq, seq), asked)
+        sure = capped(sure, c, seq, asked)
         if seq in outdated:  # possibly outdated: never sure, whether its newer is a hit or only named
-            answered[outdated[seq]] = max(answered.get(outdated[seq], 0.0), sure)
             sure = min(sure, OUTDATED_CONFIDENCE)
         if c.rows[seq].vector_pending:
             sure = min(sure, UNCOMPARED_CONFIDENCE)
@@ -596,14 +590,7 @@ def rank(
                 "coverage": c.coverage.get(seq, 0.0)}
 
     ranked = the_time_first(c, hits) if c.when is not None else hits
-    if outdated:
-        # a newer changes the fact its older states, the subject the older holds with it: it answers what the older
-        # did, as sure as the older was, however few of the question's words it holds ("Bumped Node from 18 to 20"
-        # outdating "CI uses Node 18" for "which Node version does CI use?"), unless outdated itself
-        ranked = [replace(hit, confidence=max(hit.confidence, answered[hit.memory.id]))
-                  if hit.memory.id in answered and hit.outdated_by is None else hit
-                  for hit in with_newer(ranked, c, pairs, admitted, signals, outdated)]
-    return Ranking(best_first(ranked), not hits)
+    return Ranking(best_first(with_newer(ranked, c, pairs, admitted, signals, outdated) if outdated else ranked), not hits)
 
 
 def capped(sure: float, c: Candidates, seq: int, asked: str) -> float:
