@@ -589,13 +589,29 @@ def _over_long(scope: Scope) -> Response | None:
     # Sizes only: a header is named (and its name scanned by ``shown``) once, when the limit is passed.
     parts = [(len(scope.get("raw_path", b"")) + len(scope.get("query_string", b"")), None)] + [
         (len(k) + len(v) + 4, k) for k, v in scope["headers"]]
-    size = sum(n for n, _ in parts)
-    if size <= HEAD_MAX_BYTES:
+    if sum(n for n, _ in parts) <= HEAD_MAX_BYTES:
         return None
+    return _error(400, "invalid_request", _head_over(parts))
+
+
+def _head_over(parts: list[tuple[int, bytes | None]], whole: bool = True) -> str:
+    """The refusal of a head over :data:`HEAD_MAX_BYTES` from its ``parts`` (bytes, and a header's name or
+    None for the request line), naming the largest; ``whole`` False for a head refused before its end."""
+    size = sum(n for n, _ in parts)
     largest, name = max(parts, key=lambda part: part[0])
     what = "the request target" if name is None else f"the {shown(name.decode('latin-1').title())} header"
-    return _error(400, "invalid_request", f"the request line and {len(parts) - 1:,} headers are {size:,} bytes, "
-                  f"{largest:,} of them {what}; the limit is {HEAD_MAX_BYTES:,}")
+    return (f"the request line and {len(parts) - 1:,} headers are {'' if whole else 'at least '}{size:,} bytes, "
+            f"{largest:,} of them {what}; the limit is {HEAD_MAX_BYTES:,}")
+
+
+def _unread_head(received: bytes) -> str:
+    """Why h11 refused a request, ``received`` its unparsed bytes: a head over :data:`HEAD_MAX_BYTES`
+    sent before its end (h11 bounds what it buffers; naming the largest line seen), or an unreadable one."""
+    if len(received) <= HEAD_MAX_BYTES or b"\r\n\r\n" in received:
+        return "the request could not be read as HTTP/1.1 (its request line, a header, or the framing of its body)"
+    lines = received.split(b"\r\n")
+    parts = [(len(lines[0]), None)] + [(len(line) + 2, line.partition(b":")[0][:100]) for line in lines[1:]]
+    return _head_over(parts, whole=False)
 
 
 _NOT_ACCEPTABLE = re.compile(rb";\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)", re.IGNORECASE)
@@ -972,10 +988,19 @@ def _protocol(failures: RateLimiter) -> type:
             if self.cycle is not None and not self.cycle.response_complete:
                 self.cycle.disconnected = True  # as connection_lost sets it, at once: its sends are dropped
                 self.cycle.message_event.set()
-            if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
-                super().send_400_response(msg)
-            else:
+            if self.conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
                 self.transport.close()
+                return
+            # memvault's JSON refusal (uvicorn's is plain text), then the request is read and dropped for a
+            # moment before closing, as in _refuse: closed unread, the client could lose the answer.
+            body = json.dumps({"error": "invalid_request",
+                               "error_description": _unread_head(self.conn.trailing_data[0])}).encode()
+            for event in (h11.Response(status_code=400, headers=[
+                    (b"content-type", b"application/json"), (b"connection", b"close")]),
+                          h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self._refused = True
+            self._arm(REFUSED_LINGER_S)
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._deadline is not None:

@@ -4,7 +4,10 @@ got "the request line and headers are 120,235 bytes" without saying which."""
 
 from __future__ import annotations
 
+import json
 import re
+import socket
+import time
 
 import anyio
 import httpx2
@@ -96,3 +99,44 @@ def test_a_head_is_measured_without_describing_each_header(monkeypatch, count: i
     refused = http._over_long(scope)
     assert (refused is not None) == over
     assert len(described) == (1 if over else 0)
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    (b"Mcp-Name: " + b"r" * 120_000, "the 'Mcp-Name' header"),
+    (b"Cookie: c=" + b"v" * 60_000, "the 'Cookie' header"),
+], ids=["mcp-name", "cookie"])
+def test_a_head_over_the_limit_sent_in_pieces_gets_the_same_json_refusal(server: HttpServer, line: bytes,
+                                                                          named: str) -> None:
+    """h11 refuses a head it holds more than the limit of before its end (as when it comes in pieces):
+    that answer is memvault's JSON too, naming the largest header seen, and reaches the client although
+    the rest of the request is still being sent (closed unread, the connection would be reset)."""
+    body = json.dumps(_call("recall")).encode()
+    head = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+            f"Accept: application/json\r\nContent-Length: {len(body)}\r\n").encode() + line + b"\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(head[:HEAD_MAX_BYTES + 4_000])
+        time.sleep(0.5)  # h11 has read that piece and refused it before the rest comes
+        try:
+            sock.sendall(head[HEAD_MAX_BYTES + 4_000:] + body)
+        except ConnectionError:
+            pass
+        got = b""
+        while chunk := sock.recv(65536):
+            got += chunk
+    status, _, content = got.partition(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in status.lower(), got[:300]
+    described = json.loads(content)["error_description"]
+    assert re.match(r"the request line and [\d,]+ headers are at least [\d,]+ bytes, ", described), described
+    assert described.endswith(f"of them {named}; {LIMIT}")
+
+
+def test_a_head_h11_cannot_read_gets_memvaults_json_refusal(server: HttpServer) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n")
+        got = b""
+        while chunk := sock.recv(65536):
+            got += chunk
+    status, _, content = got.partition(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in status.lower(), got
+    assert json.loads(content) == {"error": "invalid_request", "error_description": "the request could not be read "
+                                   "as HTTP/1.1 (its request line, a header, or the framing of its body)"}
