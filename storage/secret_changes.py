@@ -32,6 +32,10 @@ _OLD = r"[^\s]+(?:[ \t]+[^\s]+)?(?:[ \t]+[^\s]+)?"
 _OLD_WORD = r"[^\s]+"
 
 
+# The languages with change rows whose noun's modifier follows it ("mot de passe wifi", "contraseña wifi").
+MODIFIER_AFTER = ("fr", "es", "it", "pt")
+
+
 def _changing_languages() -> list[str]:
     """The languages with ``change*`` rows (a ``change-to`` row each)."""
     return languages_of("change-to")
@@ -47,6 +51,15 @@ def _label(role: str, lang: str) -> str:
 def _from(lang: str) -> str:
     """"from X" of ``lang`` before its ``change-to`` word, as an optional part of a regex."""
     return f"(?:[ \\t]+(?:{words('change-from', lang)}){_label('change-old', lang)}[ \\t]+{_OLD})?"
+
+
+def _from_to(lang: str) -> str:
+    """Perhaps "from X", then ``lang``'s ``change-to`` word; or "from X", then its ``change-from-to`` word, one that
+    introduces the new value only after the old ("von X zu Y"), as a part of a regex."""
+    to = f"{_from(lang)}[ \\t]+(?:{words('change-to', lang)})"
+    if not words("change-from-to", lang):
+        return f"(?:{to})"
+    return f"(?:{to}|[ \\t]+(?:{words('change-from', lang)})[ \\t]+{_OLD}[ \\t]+(?:{words('change-from-to', lang)}))"
 
 
 def _to(lang: str) -> str:
@@ -70,12 +83,13 @@ def _went(lang: str) -> str:
 
 def _paired(lang: str) -> str:
     """``lang``'s labels of the old and the new value around the old value, the old one in brackets or before ":" or
-    "=" ("(old) X, (new) ", "old: X new"), as an alternative of a regex (or "")."""
+    "=" ("(old) X, (new) ", "old: X new"), or its words for what a password was and is now ("was X, now ", "antes X,
+    ahora "), as alternatives of a regex (or "")."""
     old, new = words("change-old", lang), words("change-new", lang)
-    if not (old and new):
-        return ""
-    return (f"|(?:\\((?:{old})\\)|(?:{old})[ \\t]*[:=])[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*[,;/]?"
-            f"[ \\t]*(?:\\((?:{new})\\)|(?:{new}))")  # (its ":" or "=" read as the value's)
+    was, now = words("change-was", lang), words("change-now", lang)
+    labels = (f"|(?:\\((?:{old})\\)|(?:{old})[ \\t]*[:=])[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*[,;/]?"
+              f"[ \\t]*(?:\\((?:{new})\\)|(?:{new}))" if old and new else "")  # (its ":" or "=" read as the value's)
+    return labels + (f"|(?:{was})[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*[,;/]?[ \\t]*(?:{now})" if was and now else "")
 
 
 @functools.cache
@@ -94,25 +108,52 @@ def old_arrow() -> str:
     return f"{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW})"
 
 
+def _whose(lang: str | None) -> str:
+    """What may stand between a word for password and "from X" after a change's verb: a phrase of ``lang``'s or
+    English's ``whose`` words and one to four words ("cambié la contraseña del wifi de X a Y", "сменил пароль от
+    wifi с X на Y"), or one word naming whose ("changé le mot de passe wifi de X à Y"), as an optional part of a
+    regex (of every language when ``lang`` is None)."""
+    whose = "|".join(filter(None, (words("whose", lang), words("whose", "en"))))
+    return f"(?:[ \\t]+(?:{whose})(?:[ \\t]+|['’])[^\\s:=]+(?:[ \\t]+[^\\s:=]+){{0,3}}?|[ \\t]+[^\\s:=,;.!?]+)?"
+
+
 @functools.cache
-def change_sources(named: str) -> tuple[str, str]:
+def change_sources(named: str) -> tuple[str, str, str]:
     """Patterns for the forms :func:`bridges` leaves to another reading, ``named`` being the words for password: a
-    change's verb and a determiner before the word ("cambié la contraseña a X", ``change-before``), and a participle
-    after the value ("das Passwort wurde auf X geändert", ``change-aux`` and ``change-final``). Their value is the
-    group ``said_changed``, judged as after "the password was changed to" (``secret_values.named_value_kept``). Two
-    patterns, so that each one's prefilter keys on its rarest words (the verb and its determiner; the participle)."""
+    change's verb and a determiner before the word ("cambié la contraseña a X", ``change-before``), a participle
+    after the value ("das Passwort wurde auf X geändert", ``change-aux`` and ``change-final``), and "the new one"
+    standing for a password named before it on its line ("we rotated the vpn password; new one: X", ``change-one``).
+    Their value is the group ``said_changed``, judged as after "the password was changed to"
+    (``secret_values.named_value_kept``). Three patterns, so that each one's prefilter keys on its rarest words (the
+    verb and its determiner; the participle; "new one")."""
     value = f"{_OPENS}(?P<said_changed>[^\\s\"'`]{{2,63}}[^\\s\"'`.,;:!?)\\]”’»])"
     before, final, finals = [], [], []
     for lang in _changing_languages():
-        to = f"{_from(lang)}[ \\t]+(?:{words('change-to', lang)})[ \\t]+"
+        to = f"{_from_to(lang)}[ \\t]+"
         if words("change-before", lang):
-            before.append(f"{AFTER}(?:{words('change-before', lang)}){_WORDS}[ \\t]*(?:{named}){to}")
+            before.append(f"{AFTER}(?:{words('change-before', lang)}){_WORDS}[ \\t]*(?:{named}){_whose(lang)}{to}")
         if words("change-final", lang):  # (or "von X → ": "das Passwort wurde von X → Y geändert")
             arrow = f"[ \\t]+(?:{words('change-from', lang)})[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW})[ \\t]*"
             final.append(f"(?:{named})(?:[ \\t]+(?:{words('change-aux', lang)}))?(?:{to}|{arrow})")
             finals.append(f"(?:{words('change-final', lang)})")
     return (f"(?i)(?:{'|'.join(before)}){value}",
-            f"(?i)(?:{'|'.join(final)}){value}{_CLOSES}[ \\t]+(?:{'|'.join(finals)})")
+            f"(?i)(?:{'|'.join(final)}){value}{_CLOSES}[ \\t]+(?:{'|'.join(finals)})",
+            f"(?i)(?:{named})[^\\n]{{0,120}}?{_one()}[ \\t]+{value}")
+
+
+def _one() -> str:
+    """Punctuation ending a clause, then a language's "the new one" (``change-one``) and ":", a dash or its verb, as
+    a part of a regex."""
+    ones = "|".join(f"(?:{words('change-one', lang)})(?:[ \\t]*[:=]|[ \\t]+[-–—]"
+                    + (f"|[ \\t]+(?:{words('verb', lang)}))" if words("verb", lang) else ")")
+                    for lang in languages_of("change-one"))
+    return f"[.;,!][ \\t]*(?:{ones})"
+
+
+@functools.cache
+def _one_end() -> Any:
+    """"; the new one is" (:func:`_one`) ending a text."""
+    return re.compile(f"(?i){_one()}[ \\t]+{_OPENS}$")
 
 
 @functools.cache
@@ -128,7 +169,7 @@ def _before_word() -> list[tuple[Any, Any | None]]:
     value when it needs one."""
     out = []
     for lang in _changing_languages():
-        to = f"{_from(lang)}[ \\t]+(?:{words('change-to', lang)})[ \\t]+{_OPENS}$"
+        to = f"{_from_to(lang)}[ \\t]+{_OPENS}$"
         final = words("change-final", lang)
         after = re.compile(f"(?i){_CLOSES}[ \\t]+(?:{final})") if final else None
         if words("change-before", lang):
@@ -148,6 +189,8 @@ def changed(text: str, before: str, at: int, value: str) -> int | None:
     von X → Y geändert"). None when it stands after none."""
     end = at + len(value)
     line = text[max(0, text.rfind("\n", max(0, at - 256), at) + 1, at - 256):at]
+    if _one_end().search(line):
+        return end
     particle = _to_end().search(line) is not None
     if particle and _bridged().search(before):
         return end
@@ -176,6 +219,7 @@ def _participle() -> Any:
 def _to_end() -> Any:
     """A word for the new value ending a text (what every change but an arrow ends with): checked first, as cheap."""
     tos = "|".join(f"(?:{words('change-to', lang)}){_label('change-new', lang)}" for lang in _changing_languages())
+    tos = "|".join(filter(None, (tos, words("change-from-to"))))
     return re.compile(f"(?i)[ \\t](?:{tos})[ \\t]+{_OPENS}$")
 
 
@@ -185,17 +229,20 @@ def _old() -> tuple[Any, Any]:
     old: X to new: ", "(old) X"); and what stands right before "from" or X: a change's verb or auxiliary or a word
     for password, perhaps then ":" or a dash (not a part of one: "mot de passe en X" holds no "de X en")."""
     langs = _changing_languages()
-    olds, news = words("change-old"), words("change-new")
+    olds, news = f"{words('change-old')}|{words('change-was')}", f"{words('change-new')}|{words('change-now')}"
     froms = "|".join(f"(?:{words('change-from', lang)})" for lang in langs)
-    tos = "|".join(f"(?:{words('change-to', lang)}){_label('change-new', lang)}" for lang in langs)
+    tos = "|".join(filter(None, (*(f"(?:{words('change-to', lang)}){_label('change-new', lang)}" for lang in langs),
+                                 words("change-from-to"))))  # (read only after "from X": ``old_value``)
     leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
     named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
-    labelled = f"[ \\t]*\\((?:{olds})\\)|[ \\t]+(?:{olds})(?:[ \\t]*[:=]|[ \\t]+[-–—])"
+    labelled = (f"[ \\t]*\\((?:{olds})\\)|[ \\t]+(?:{olds})(?:[ \\t]*[:=]|[ \\t]+[-–—])"
+                f"|[ \\t]+(?:{words('change-was')})")
     return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?(?:(?P<labelled>{labelled})[ \\t]*|[ \\t]+)"
                        f"{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]*[^\\s\"'`“”‘’«»„,;]){_CLOSES}"
                        f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*"
-                       f"|[ \\t]*[,;/]?[ \\t]*(?P<paired>\\((?:{news})\\)|(?:{news})[ \\t]*[:=])[ \\t]*){_OPENS}$"),
-            re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|{named})(?:[ \\t]*[:—–]|[ \\t]+-)?$"))
+                       f"|[ \\t]*[,;/]?[ \\t]*(?P<paired>\\((?:{news})\\)|(?:{news})[ \\t]*[:=]|(?:{words('change-now')})))"
+                       f"[ \\t]*{_OPENS}$"),
+            re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|{named}){_whose(None)}(?:[ \\t]*[:—–]|[ \\t]+-)?$"))
 
 
 def old_value(text: str, start: int, at: int) -> str | None:

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 FIRST_MEMORIES = ("The team lead is Maria", "Releases ship on Tuesdays after the standup",
                   "The staging database listens on port 5433", "The VPN gateway is vpn2.corp.example",
                   "Prefer pytest fixtures over setUp methods", "We decided to round the cart total once",
-                  "Rotate the API key before Friday's release", "Deploys go out via a pipeline")
+                  "Rotate the API key before Friday's release", "Deploys go out via a pipeline",
+                  "The new staging cluster runs on ARM")
 # Texts naming credentials as the largest programs read them (the prose grammar, the misspelled words, a
 # document's key, another language): their searches build those programs' first DFA states.
 WARM_TEXTS = ("The admin password is Warm2up!x", "db:\n  password: Warm2up!x\n", "export API_KEY=sk-Warm2up0x",
