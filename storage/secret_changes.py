@@ -41,11 +41,13 @@ def _changing_languages() -> list[str]:
     return languages_of("change-to")
 
 
-def _label(role: str, lang: str) -> str:
-    """A ``change-old`` or ``change-new`` label of ``lang`` and its ":", "=" or dash ("old: ", "new - "), as an optional
-    part of a regex ending in a space or its mark."""
+def _label(role: str, lang: str | None, bare: bool = False) -> str:
+    """A ``change-old`` or ``change-new`` label of ``lang`` (of every language when None) and its ":", "=" or dash
+    ("old: ", "new - "), or with ``bare`` the label alone, where a change's verb or an arrow makes it one ("changed: alt
+    X → neu Y"; a space must follow), as an optional part of a regex ending in a space or its mark."""
     label = words(role, lang)
-    return f"(?:[ \\t]+(?:{label})(?:[ \\t]*[:=]|[ \\t]+[-–—]))?" if label else ""
+    mark = "(?:[ \\t]*[:=]|[ \\t]+[-–—])" + ("?" if bare else "")
+    return f"(?:[ \\t]+(?:{label}){mark})?" if label else ""
 
 
 def _from(lang: str) -> str:
@@ -66,8 +68,18 @@ def _to(lang: str) -> str:
     """``lang``'s ``change-to`` word, perhaps then its label ("to new:"), or, after "from X" or only X (perhaps after
     ":"), an arrow ("changed from X --> Y", "changed X ➜ Y", "updated: X → Y")."""
     return (f"(?:{_from(lang)}[ \\t]+(?:{words('change-to', lang)}){_label('change-new', lang)}"
-            f"|(?:[ \\t]*:)?(?:[ \\t]+(?:{words('change-from', lang)}))?{_label('change-old', lang)}"
-            f"[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}))")
+            f"|(?:[ \\t]*:)?(?:[ \\t]+(?:{words('change-from', lang)}))?{_label('change-old', lang, bare=True)}"
+            f"[ \\t]+{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}){_label('change-new', lang, bare=True)}{_relabelled(lang)})")
+
+
+def _relabelled(lang: str) -> str:
+    """After a change's verb, ``lang``'s labels of the old and the new value, each perhaps alone ("geändert: alt X, neu
+    ", "changed: old X new "), as an alternative of a regex (or "")."""
+    old, new = words("change-old", lang), words("change-new", lang)
+    if not (old and new):
+        return ""
+    return (f"|(?:[ \\t]*:)?[ \\t]+(?:{old})(?:[ \\t]*[:=]|[ \\t]+[-–—])?[ \\t]+{_OPENS}{_OLD_WORD}"
+            f"(?:[ \\t]*[,;/])?[ \\t]+(?:{new})(?:[ \\t]*[:=]|[ \\t]+[-–—])?")
 
 
 def _went(lang: str) -> str:
@@ -104,8 +116,9 @@ def bridges(langs: tuple[str, ...] | None = None) -> str:
 
 
 def old_arrow() -> str:
-    """A value and an arrow after a word for password and ":" ("pw: X → Y"): X the old value, as a regex."""
-    return f"{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW})"
+    """A value and an arrow after a word for password and ":" ("pw: X → Y"), each perhaps after its label ("Passwort:
+    alt X → neu Y"): X the old value, as a regex."""
+    return f"{_label('change-old', None, bare=True)}[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}){_label('change-new', None, bare=True)}"
 
 
 def _whose(lang: str | None) -> str:
@@ -235,12 +248,12 @@ def _old() -> tuple[Any, Any]:
                                  words("change-from-to"))))  # (read only after "from X": ``old_value``)
     leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
     named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
-    labelled = (f"[ \\t]*\\((?:{olds})\\)|[ \\t]+(?:{olds})(?:[ \\t]*[:=]|[ \\t]+[-–—])"
-                f"|[ \\t]+(?:{words('change-was')})")
+    # (a label alone, "alt X → neu Y", before a space)
+    labelled = f"[ \\t]*\\((?:{olds})\\)|[ \\t]+(?:{olds})(?:[ \\t]*[:=]|[ \\t]+[-–—]|(?=[ \\t]))"
     return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?(?:(?P<labelled>{labelled})[ \\t]*|[ \\t]+)"
                        f"{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]*[^\\s\"'`“”‘’«»„,;]){_CLOSES}"
-                       f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*"
-                       f"|[ \\t]*[,;/]?[ \\t]*(?P<paired>\\((?:{news})\\)|(?:{news})[ \\t]*[:=]|(?:{words('change-now')})))"
+                       f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*(?:(?:{news})(?:[ \\t]*[:=]|[ \\t]+[-–—])?[ \\t]+)?"
+                       f"|[ \\t]*[,;/]?[ \\t]*(?P<paired>\\((?:{news})\\)|(?:{news})(?:[ \\t]*[:=]|(?=[ \\t]))))"
                        f"[ \\t]*{_OPENS}$"),
             re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|{named}){_whose(None)}(?:[ \\t]*[:—–]|[ \\t]+-)?$"))
 

@@ -97,8 +97,9 @@ def placeholder(value: str, plain: bool = False) -> bool:
 
 @functools.cache
 def _predicates() -> Any:
-    """Every language's ``predicate`` words (``secret_words.tsv``), as one pattern matching a whole word."""
-    return compile_linear(f"(?i)(?:{words('predicate')})", OPTIONS)
+    """Every language's ``predicate`` words and labels of an old or a new value (``secret_words.tsv``: "changé : ancien
+    → nouveau"), as one pattern matching a whole word."""
+    return compile_linear(f"(?i)(?:{words('predicate')}|{words('change-old')}|{words('change-new')})", OPTIONS)
 
 
 @functools.cache

@@ -313,7 +313,7 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
     mixed = value.lower() != value != value.upper()
     if group == "keyshaped":  # after the plain word "key": a generated key's shape, not a name or a word
         return key_shaped(value)
-    if group == "wifi_pair" and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
+    if group in ("wifi_pair", "wifi_key") and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
         return False
     if group.startswith("glued") or group in ("pair_and", *_TYPED):  # glued or joined to its word, after "user
         # and" or "use X to log in": mixed cases and digits, no name (and with no word naming it, 8 characters or more,
