@@ -30,6 +30,7 @@ _WORDS = r"(?:[ \t]+[^\s,;:.!?()\[\]{}]+?){0,6}?"  # up to six words (between a 
 # The old value between "from" and "to": one to three words; before an arrow, one word.
 _OLD = r"[^\s]+(?:[ \t]+[^\s]+)?(?:[ \t]+[^\s]+)?"
 _OLD_WORD = r"[^\s]+"
+_MARK = "(?:[ \\t]*[:=]|[ \\t]+[-–—])"  # what follows a label of the old or the new value ("old:", "new -")
 
 
 # The languages with change rows whose noun's modifier follows it ("mot de passe wifi", "contraseña wifi").
@@ -46,8 +47,7 @@ def _label(role: str, lang: str | None, bare: bool = False) -> str:
     ("old: ", "new - "), or with ``bare`` the label alone, where a change's verb or an arrow makes it one ("changed: alt
     X → neu Y"; a space must follow), as an optional part of a regex ending in a space or its mark."""
     label = words(role, lang)
-    mark = "(?:[ \\t]*[:=]|[ \\t]+[-–—])" + ("?" if bare else "")
-    return f"(?:[ \\t]+(?:{label}){mark})?" if label else ""
+    return f"(?:[ \\t]+(?:{label}){_MARK}{'?' if bare else ''})?" if label else ""
 
 
 def _from(lang: str) -> str:
@@ -78,8 +78,7 @@ def _relabelled(lang: str) -> str:
     old, new = words("change-old", lang), words("change-new", lang)
     if not (old and new):
         return ""
-    return (f"|(?:[ \\t]*:)?[ \\t]+(?:{old})(?:[ \\t]*[:=]|[ \\t]+[-–—])?[ \\t]+{_OPENS}{_OLD_WORD}"
-            f"(?:[ \\t]*[,;/])?[ \\t]+(?:{new})(?:[ \\t]*[:=]|[ \\t]+[-–—])?")
+    return f"|(?:[ \\t]*:)?[ \\t]+(?:{old}){_MARK}?[ \\t]+{_OPENS}{_OLD_WORD}(?:[ \\t]*[,;/])?[ \\t]+(?:{new}){_MARK}?"
 
 
 def _went(lang: str) -> str:
@@ -118,7 +117,8 @@ def bridges(langs: tuple[str, ...] | None = None) -> str:
 def old_arrow() -> str:
     """A value and an arrow after a word for password and ":" ("pw: X → Y"), each perhaps after its label ("Passwort:
     alt X → neu Y"): X the old value, as a regex."""
-    return f"{_label('change-old', None, bare=True)}[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}){_label('change-new', None, bare=True)}"
+    old, new = _label("change-old", None, bare=True), _label("change-new", None, bare=True)
+    return f"{old}[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}){new}"
 
 
 def _whose(lang: str | None) -> str:
@@ -249,10 +249,10 @@ def _old() -> tuple[Any, Any]:
     leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
     named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
     # (a label alone, "alt X → neu Y", before a space)
-    labelled = f"[ \\t]*\\((?:{olds})\\)|[ \\t]+(?:{olds})(?:[ \\t]*[:=]|[ \\t]+[-–—]|(?=[ \\t]))"
+    labelled = f"[ \\t]*\\((?:{olds})\\)|[ \\t]+(?:{olds})(?:{_MARK}|(?=[ \\t]))"
     return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?(?:(?P<labelled>{labelled})[ \\t]*|[ \\t]+)"
                        f"{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]*[^\\s\"'`“”‘’«»„,;]){_CLOSES}"
-                       f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*(?:(?:{news})(?:[ \\t]*[:=]|[ \\t]+[-–—])?[ \\t]+)?"
+                       f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*(?:(?:{news}){_MARK}?[ \\t]+)?"
                        f"|[ \\t]*[,;/]?[ \\t]*(?P<paired>\\((?:{news})\\)|(?:{news})(?:[ \\t]*[:=]|(?=[ \\t]))))"
                        f"[ \\t]*{_OPENS}$"),
             re.compile(f"(?i)(?<![\\w'’-])(?:{leads}|{named}){_whose(None)}(?:[ \\t]*[:—–]|[ \\t]+-)?$"))

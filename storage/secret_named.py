@@ -60,7 +60,8 @@ _UNPLACED = r"[^\s\"'`/\\]{5,}[^\s\"'`/\\.,;:!?)\]]"
 # A password after its user ("admin:X", "admin / X"): not a path or a URL's rest ("login: https://x/y2").
 _PAIRED = r"[^\s\"'`/][^\s\"'`]{4,}[^\s\"'`.,;:!?)\]]"
 # Short words naming a Wi-Fi network's key after the network is named (a key of any kind when alone).
-_NETWORK_KEY = r"key|code|pw|pass|psk|passphrase|schl[üu]ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|kl[íi][čc]|ключ|код"
+_NETWORK_KEY = (r"key|code|pw|pass|psk|passphrase"
+                r"|schl[üu]ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|kl[íi][čc]|ключ|код")
 # What digits after a word for password count when they are no password ("2024年", "8位", "4桁").
 _COUNTERS = "年月日桁位個个回号號時时分秒件人字円元歳岁%"
 # A value in quotes of any kind is a value whatever it holds ("correct horse battery staple").
@@ -672,9 +673,9 @@ def named_sources() -> list[str]:
         f"[ \\t]*/[ \\t]*{_QUOTE}?(?P<wifi_pair>{_PAIRED})"
         # a Wi-Fi network or a router, then on its line a short word naming its key and the value: "wifi: SSID HomeNet,
         # key X", "The wifi network HomeNet uses key X", "WLAN HomeNet, Schlüssel X" (the word alone names no password)
-        f"|{AFTER}(?:wi-?fi|wlan|wireless|ssid|hotspot|router)(?:[ \\t]*[:,;/]?[ \\t]+[^\\s,;:/]+){{0,6}}?[ \\t]*[,;:/]?"
-        f"[ \\t]+(?:(?:uses?|with|has|and)[ \\t]+(?:the[ \\t]+|a[ \\t]+)?)?(?:{_NETWORK_KEY})(?:[ \\t]*[:=]|[ \\t]+(?:is|was))?"
-        f"[ \\t]+{_QUOTE}?(?P<wifi_key>{_PAIRED})"
+        f"|{AFTER}(?:wi-?fi|wlan|wireless|ssid|hotspot|router)(?:[ \\t]*[:,;/]?[ \\t]+[^\\s,;:/]+){{0,6}}?"
+        f"[ \\t]*[,;:/]?[ \\t]+(?:(?:uses?|with|has|and)[ \\t]+(?:the[ \\t]+|a[ \\t]+)?)?(?:{_NETWORK_KEY})"
+        f"(?:[ \\t]*[:=]|[ \\t]+(?:is|was))?[ \\t]+{_QUOTE}?(?P<wifi_key>{_PAIRED})"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*[:=][ \\t]*"
         f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
         # "log in as admin with X", "sign in as root using X"
