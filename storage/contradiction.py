@@ -20,9 +20,9 @@ from functools import lru_cache
 
 from . import dating
 from .config_blocks import configure_other_things
-from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _differences, _ends_held,
-                                    _moves_on, _numbered_apart, _parallel, _refilled, _reversed, _shares_subject,
-                                    _swapped, leaves_held, numbered_apart, part_left)
+from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _denied, _differences,
+                                    _ends_held, _moves_on, _numbered_apart, _parallel, _refilled, _reversed,
+                                    _shares_subject, _swapped, leaves_held, numbered_apart, part_left)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
 from .contradiction_words import (ALIGNED, LEAVING, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE,
@@ -86,7 +86,9 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     # A name's end said with "no longer", "anymore" is read as its denial only ("We no longer use pip for scripts").
     changes = [w for w in new.changes if w != "instead"] if new.contrasted and new.contrasted <= old.negated \
         else new.changes
-    changes = [w for w in changes if w not in _ENDED] if new.ended else changes
+    # so is the end of a value the older lacks ("The v2 API is rate limited" / "The v1 API is no longer supported")
+    denied = {v for v in values_of(new) - values_of(old) if _denied(new, v)}
+    changes = [w for w in changes if w not in _ENDED] if new.ended or denied else changes
     changes = [w for w in changes if w not in LEAVING or leaves_held(old, new)]
     # a hand-over of something the older does not name changes none of its holders ("handed the report to Priya")
     changes = [w for w in changes if not w.startswith("handed") or not new.handed.isdisjoint(old.words)]

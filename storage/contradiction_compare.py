@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from .contradiction_ending import ENDS
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, MEASURES, PRONOUNS, REPLACING,
@@ -93,6 +94,10 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             # "met Bob on Monday" / "met Carol on Tuesday": two meetings, not one moved
             gone = [g for g in gone if g not in old.adding]
             came = [c for c in came if c not in new.adding]
+        # a value one text denies or ends and the other states is no change of one slot: "We no longer ship a 32-bit
+        # build" / "The 64-bit build is shipped nightly" agree ("Don't deploy after 16:00" / "... 15:00" change)
+        gone = [g for g in gone if any(_denied(old, g) == _denied(new, c) for c in came)]
+        came = [c for c in came if any(_denied(old, g) == _denied(new, c) for g in olds if g not in news)]
         lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
         same = _same_name if kind == "name" else _same_host if kind == "ident" else None
         if same is not None and len(gone) * len(came) <= 64:
@@ -117,6 +122,27 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
                       and not _beside_apart(olds[gone[0]], new, news[came[0]], old)):
             return f"different {kind}: {', '.join(sorted(gone)[:3])} → {', '.join(sorted(shared or came)[:3])}"
     return None
+
+
+# Verbs ending what their clause holds, beside a verb's "-ing" or a noun: "We stopped shipping 32-bit builds".
+_STOPPING = frozenset("stop stops stopped ceased quit".split())
+
+
+def _denied(read: _Read, value: str) -> bool:
+    """Whether ``read`` holds ``value`` (a normal form) only where it denies or ends it: ``value`` is what a negation
+    or an end names ("We dropped x86"), or each clause holding it has the word a negation names, a verb of
+    ``_STOPPING``, or a verb of ``ENDS`` beside no other value of its kind ("The v1 API is no longer supported", "We
+    never deploy on Friday", "We retired the v1 API"; not "CircleCI" of "We ditched Jenkins for CircleCI")."""
+    if value in read.negated - read.contrasted:
+        return True
+    held = {t.clause for t in read.sequence if t.key == value}
+    kinds = {t.kind for t in read.sequence if t.key == value}
+    values = [t.clause for t in read.sequence if t.kind in kinds]
+    first = {t.key: t.clause for t in reversed(read.sequence)}  # where a negation names a word: its first place
+    ending = {t.clause for t in read.sequence if t.kind == "word" and (
+        t.shown.endswith(("n't", "n’t")) or t.shown in _STOPPING or t.shown in ENDS and values.count(t.clause) == 1)}
+    denying = {first[key] for key in read.negated - read.contrasted if key in first} | ending
+    return bool(held) and held <= denying
 
 
 def _units(read: _Read, value: str | None = None) -> set[str]:
@@ -561,6 +587,13 @@ def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
     lacks but its own words and what replaces the name ("We ditched Jenkins for CircleCI"; not "We don't use
     Jenkins for deploys", nor "We don't use Poetry for scripts" beside "We use Poetry for packaging")."""
     verbs, objects = {verb for verb, _ in negated.reached}, {held for _, held in negated.reached}
+    # a denial beside a value whose place ``plain`` fills with another of its kind denies none of it ("We never
+    # deploy on Friday" / "We deploy on Tuesday")
+    clauses = {t.clause for t in negated.sequence if t.key in hit}
+    beside = [t for t in negated.sequence if t.clause in clauses and t.kind != "word"]
+    if beside and all(t.key not in plain.words and any(u.kind == t.kind and u.key not in negated.words
+                                                       for u in plain.sequence) for t in beside):
+        return False
     if not set(hit) <= verbs | objects:
         return True
     # of a short denial, its clause: "We no longer use Sentry; errors go to Rollbar" (a chat turn: all its words)

@@ -21,7 +21,8 @@ def with_newer(hits: list[Scored], c: Candidates, kept: dict[int, tuple[int, Mem
     candidate left out as unrelated to the question, or the newer of a kept pair (``kept``: older seq: (newer
     seq, newer memory)) that passes the recall's filters (``admitted``; one they exclude is not fetched, the
     mark stays). It is returned for that hit, not for its own match: ``newer_of`` names the hit, its confidence
-    and score are the hit's, its signals its own (``signals(seq)``: the keyword and vector fields of ``Scored``;
+    and score are the hit's (``ranking.rank`` then makes it as sure as the hit was before it was outdated), its
+    signals its own (``signals(seq)``: the keyword and vector fields of ``Scored``;
     none for a memory no search found). A memory returned so that is itself outdated (``outdated``: {older seq:
     newer id}, as ``ranking.outdate`` judged it) is marked so, its newer returned above it in turn: "We dropped
     Opsgenie for incident.io" above "We dropped PagerDuty for Opsgenie" above "The on-call tool is

@@ -552,6 +552,12 @@ def rank(
         elif ahead is not None and seq not in newers:
             above[seq] = ahead
     hits: list[Scored] = []
+    answered: dict[str, float] = {}  # newer id: how sure the hits it outdates were, before they were outdated
+    # a newer outdating a hit is capped for its topic as that hit is (``capped``; for its time as itself): it
+    # changes the fact the hit states, of the subject the hit names, however few of the question's words it
+    # holds ("Now at 10:00")
+    seq_of = {memory.id: seq for seq, memory in c.rows.items()}
+    heir = {seq_of[new]: old for old, new in outdated.items() if new in seq_of and old in kept}
     for seq in kept:
         similarity, coverage = c.similarity.get(seq), c.coverage.get(seq, 0.0)
         group = "others" if seq in equal else "rivals"
@@ -576,8 +582,9 @@ def rank(
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
-        sure = capped(sure, c, seq, asked)
+        sure = capped(sure, c, seq, asked, heir.get(seq))
         if seq in outdated:  # possibly outdated: never sure, whether its newer is a hit or only named
+            answered[outdated[seq]] = max(answered.get(outdated[seq], 0.0), sure)
             sure = min(sure, OUTDATED_CONFIDENCE)
         if c.rows[seq].vector_pending:
             sure = min(sure, UNCOMPARED_CONFIDENCE)
@@ -590,23 +597,40 @@ def rank(
                 "coverage": c.coverage.get(seq, 0.0)}
 
     ranked = the_time_first(c, hits) if c.when is not None else hits
-    return Ranking(best_first(with_newer(ranked, c, pairs, admitted, signals, outdated) if outdated else ranked), not hits)
+    if outdated:
+        # a newer changes the fact its older states, the subject the older holds with it: it answers what the older
+        # did, as sure as the older was, however few of the question's words it holds ("Bumped Node from 18 to 20"
+        # outdating "CI uses Node 18" for "which Node version does CI use?"), unless outdated itself
+        ranked = [replace(hit, confidence=max(hit.confidence,
+                                              time_capped(answered[hit.memory.id], c, hit.memory, asked)))
+                  if hit.memory.id in answered and hit.outdated_by is None else hit
+                  for hit in with_newer(ranked, c, pairs, admitted, signals, outdated)]
+    return Ranking(best_first(ranked), not hits)
 
 
-def capped(sure: float, c: Candidates, seq: int, asked: str) -> float:
-    """``sure``, the confidence of hit ``seq``, at most what a hit answering another question may be:
-    ``UNDATED_CONFIDENCE`` in a question asking by a time alone for a hit not of that time ("what did we
-    decide on Friday?": not a rule for Fridays from September); else ``SIBLING_CONFIDENCE`` for a hit
-    of another time (:func:`out_of_time`, :func:`another_time`), about a sibling of what ``asked`` names
-    (``subjects.near_miss``), in a question naming what the store knows and asking of a word no memory
-    holds (``c.unheard``: "indentation" of "what does Marcus prefer for indentation?") or holding no word
-    of its topic (``c.off_topic``: "We decided to use PostgreSQL" for "which CI do we use?"). Each is a
-    ceiling: the lowest applies."""
-    memory = c.rows[seq]
+def capped(sure: float, c: Candidates, seq: int, asked: str, topic: int | None = None) -> float:
+    """``sure``, the confidence of hit ``seq``, at most what a hit answering another question may be: its
+    time's ceiling (:func:`time_capped`); else ``SIBLING_CONFIDENCE`` for a hit about a sibling of what
+    ``asked`` names (``subjects.near_miss``), in a question naming what the store knows and asking of a word
+    no memory holds (``c.unheard``: "indentation" of "what does Marcus prefer for indentation?") or holding
+    no word of its topic (``c.off_topic``: "We decided to use PostgreSQL" for "which CI do we use?"). The
+    topic is read from memory ``topic`` when given (the older a newer outdates), the time always from
+    ``seq``. Each is a ceiling: the lowest applies."""
+    sure = time_capped(sure, c, c.rows[seq], asked)
+    about = seq if topic is None else topic
+    if sure > SIBLING_CONFIDENCE and (c.unheard or about in c.off_topic or asked and near_miss(
+            asked, c.rows[about].content or "") is not None):
+        return SIBLING_CONFIDENCE
+    return sure
+
+
+def time_capped(sure: float, c: Candidates, memory: Memory, asked: str) -> float:
+    """``sure`` at most ``UNDATED_CONFIDENCE`` in a question asking by a time alone for ``memory`` not of
+    that time ("what did we decide on Friday?": not a rule for Fridays from September); else at most
+    ``SIBLING_CONFIDENCE`` for a memory of another time (:func:`out_of_time`, :func:`another_time`)."""
     if not c.subject and c.when is not None and not dated_then(c, memory):  # a time ahead too: only what says it
         return min(sure, UNDATED_CONFIDENCE)
-    if sure > SIBLING_CONFIDENCE and (c.unheard or seq in c.off_topic or out_of_time(c, memory) or asked and (
-            another_time(c, asked, memory) or near_miss(asked, memory.content or "") is not None)):
+    if sure > SIBLING_CONFIDENCE and (out_of_time(c, memory) or asked and another_time(c, asked, memory)):
         return SIBLING_CONFIDENCE
     return sure
 
