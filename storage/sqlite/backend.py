@@ -178,9 +178,10 @@ class SqliteBackend:
     def read_header(self) -> None:
         """Read the file's header and schema on a new connection (``db.read_header``: this process's
         connections may still serve a damaged file from their page caches); damage found there is
-        remembered as damage met (:meth:`found_damage`), as is a header written over (``health.overwritten``:
-        the opening's key check would take the file for another program's). Raises StorageUnavailable or StoreError."""
-        overwritten = health.overwritten(self.path)
+        remembered as damage met (:meth:`found_damage`), as is a plain file's header written over
+        (``health.overwritten``: the key check would take it for another program's file). Raises
+        StorageUnavailable or StoreError."""
+        overwritten = health.overwritten(self.path) if self._key is None else None
         if overwritten is not None:
             raise self.found_damage(apsw.NotADBError(overwritten))
         try:
