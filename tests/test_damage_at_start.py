@@ -9,7 +9,6 @@ that is no database, a folder) stops the server at once with one line saying whi
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
@@ -227,5 +226,5 @@ def test_a_team_server_started_on_a_file_it_may_not_read_is_not_ready_and_says_s
         db.chmod(0o600)
     said = health.json()
     assert health.status_code == 503 and said["database"] == "not ready" and said["reason"] == "unavailable", said
-    assert answer.status_code == 503 and json.loads(answer.text)["error"] == "database_unavailable", answer.text
+    assert answer.status_code == 503 and answer.json()["error"] == "database_unavailable", answer.text
     assert str(db) not in health.text + answer.text and "Traceback" not in log, log
