@@ -36,7 +36,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memvault.storage import limits
-from memvault.storage.errors import MemvaultError, credentials_in, shown
+from memvault.storage.errors import Damaged, MemvaultError, credentials_in, shown
 from memvault.storage.keys import PREFIX as KEY_PREFIX
 
 from .config import Config, HttpConfig
@@ -73,13 +73,13 @@ _SAID_UNAVAILABLE = {
         (("",), "the PostgreSQL database cannot be read"),
     ),
     "sqlite": (
-        (("the database file is damaged",), "the database file is damaged; `memvault doctor` says how to recover"),
         (("the database is busy",), "the database is busy: another process holds its lock; retry shortly"),
         (("",), "the database file cannot be opened or read"),
     ),
 }
-_SAID_MOVED = {"file gone": "the database file is gone (moved or deleted while the server ran)",
-               "file replaced": "the database file was replaced while the server ran; the server must be restarted"}
+_SAID_KIND = {"file gone": "the database file is gone (moved or deleted while the server ran)",
+              "file replaced": "the database file was replaced while the server ran; the server must be restarted",
+              "damaged": "the database file is damaged; `memvault doctor` says how to recover"}
 # Connections open at once from one client address (429 beyond), and in all (503 beyond):
 # see docs/team-server-security.md.
 CONNECTIONS_PER_ADDRESS = 32
@@ -308,7 +308,7 @@ class Guard:
         except MemvaultError as exc:  # the keys could not be read: an expected failure, counted, no traceback
             self._failed(scope)
             log.warning("could not check a bearer token: %s", exc)
-            return _unavailable(said_unavailable(("unavailable", str(exc)), self.watch.backend))
+            return _unavailable(said_unavailable(problem_of(exc), self.watch.backend))
         if self.limiter is not None:
             caller = caller_of(identity)
             wait = self.limiter.wait_s(caller)
@@ -339,12 +339,18 @@ def query_token(query: str) -> str | None:
     return None
 
 
+def problem_of(exc: MemvaultError) -> tuple[str, str]:
+    """``(kind, why)`` of a database that raised ``exc`` opening or reading: "damaged" for damage found
+    (:class:`Damaged`, wherever it was met first), else "unavailable"."""
+    return ("damaged" if isinstance(exc, Damaged) else "unavailable", str(exc))
+
+
 def said_unavailable(problem: tuple[str, str], backend: str) -> str:
     """What happened to the database, as :class:`DatabaseWatch`'s ``problem`` says it, in words safe
     for any caller: per ``backend`` ("sqlite" or "postgresql"), never which database or where."""
     kind, why = problem
     if kind != "timeout":  # (a timeout's words name no database)
-        why = _SAID_MOVED.get(kind) or next(words for openings, words in _SAID_UNAVAILABLE[backend]
+        why = _SAID_KIND.get(kind) or next(words for openings, words in _SAID_UNAVAILABLE[backend]
                                             if why.startswith(openings))
     return f"{why}; {UNAVAILABLE}"
 
@@ -373,8 +379,8 @@ class DatabaseWatch:
 
     async def problem(self) -> tuple[str, str] | None:
         """None when the database can serve; else ``(kind, why)``: ``kind`` one of
-        "unavailable", "timeout" (no answer in :data:`PROBE_TIMEOUT_S`), "file gone",
-        "file replaced", safe for anyone; ``why`` in words for the log (may name the database)."""
+        "damaged", "unavailable" (:func:`problem_of`), "timeout" (no answer in :data:`PROBE_TIMEOUT_S`),
+        "file gone", "file replaced", safe for anyone; ``why`` in words for the log (may name the database)."""
         moved = self._moved()  # one os.stat, on every request: a file gone is seen at once
         if moved is not None:
             return moved
@@ -448,7 +454,7 @@ class DatabaseWatch:
                 tx.settings()  # and so does damage every call meets (a damaged key table
                 tx.api_keys(key_hash=_NO_KEY)  # refuses every call: not ready)
         except MemvaultError as exc:
-            return ("unavailable", str(exc))
+            return problem_of(exc)
         finally:
             self._checking = False
         return None

@@ -79,7 +79,9 @@ class Runtime:
                     self.config.db, Embedder(self.config.model_dir), allow_secrets=self.config.allow_secrets,
                     busy_timeout_ms=self.config.busy_timeout_ms, worker=self.worker,
                 )
-            except MemvaultError as exc:
+            except MemvaultError as exc:  # every call and /healthz says it too: logged when it changes
+                if str(exc) != self.open_error:
+                    log.error("memvault database %s cannot be opened: %s", self.config.db_label, exc)
                 self.open_error = str(exc)
                 raise
             self.open_error = None

@@ -9,8 +9,10 @@
     ├── StoreError         the database cannot be used (newer schema, missing extension)
     └── StorageUnavailable a write could not be made now (disk full, read-only file);
         │                  nothing was written; the message says whether a retry can succeed
-        └── Busy           another connection held the write lock past the busy timeout;
-                           nothing was written and retrying is safe
+        ├── Busy           another connection held the write lock past the busy timeout;
+        │                  nothing was written and retrying is safe
+        └── Damaged        the database file is damaged (SQLite found it corrupt or not a
+                           database); nothing was written; `memvault doctor` says how to recover
 
 An InvalidInput, NotFound or Conflict message starts with the field and a colon, shows the
 value refused (:func:`shown`) and the limit expected; the MCP layer makes it ``isError``.
@@ -128,3 +130,8 @@ class StorageUnavailable(MemvaultError):
 
 class Busy(StorageUnavailable):
     """Another connection held the database's write lock longer than the busy timeout."""
+
+
+class Damaged(StorageUnavailable):
+    """The database file is damaged: SQLite met a corrupt page or a file that is not a database,
+    opening or reading it. Nothing was written."""

@@ -19,7 +19,7 @@ import anyio
 import pytest
 
 from memvault.server import http
-from memvault.storage.errors import MemvaultError
+from memvault.storage.errors import Damaged, MemvaultError
 
 TIMEOUT_S = 0.2  # the probe's timeout here; the GIL and the database hold 5 times it
 HELD_S = 5 * TIMEOUT_S
@@ -61,6 +61,10 @@ def _failed_read() -> None:
     raise MemvaultError("the database file is damaged")
 
 
+def _damaged_read() -> None:
+    raise Damaged("the database file is damaged (database disk image is malformed)")
+
+
 @pytest.fixture(autouse=True)
 def _short_timeout(monkeypatch) -> None:
     monkeypatch.setattr(http, "PROBE_TIMEOUT_S", TIMEOUT_S)
@@ -85,7 +89,7 @@ def test_a_process_holding_its_own_gil_is_not_called_unready(tmp_path: Path, hol
 
 
 @pytest.mark.parametrize(("read", "kind"), [(_hung_database, "timeout"), (_failed_read, "unavailable"),
-                                            (lambda: None, None)])
+                                            (_damaged_read, "damaged"), (lambda: None, None)])
 def test_a_database_that_hangs_or_fails_is_still_called_unready(tmp_path: Path, read, kind: str | None) -> None:
     problem = _problem(_watch(tmp_path, read))
     assert (problem and problem[0]) == kind

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import apsw
 
-from ..errors import StorageUnavailable, StoreError
+from ..errors import Damaged, StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from . import cells as vector_cells
 from . import crypto, health
@@ -149,7 +149,7 @@ class SqliteBackend:
         """One ``BEGIN IMMEDIATE`` transaction. Raises Busy or StorageUnavailable (nothing written): also
         at once, nothing begun, once damage was seen (:meth:`found_damage`)."""
         if self.damaged is not None:
-            raise StorageUnavailable(self.damaged)
+            raise Damaged(self.damaged)
         try:
             with self._lock, write_transaction(self._conn):
                 self._tx.begun(tenant, writes=True)
@@ -161,7 +161,7 @@ class SqliteBackend:
         except UnicodeDecodeError as exc:  # rolled back: as in read()
             raise self.found_damage(apsw.CorruptError(f"a text is not UTF-8: {exc.reason}")) from exc
 
-    def found_damage(self, exc: apsw.Error) -> StorageUnavailable:
+    def found_damage(self, exc: apsw.Error) -> Damaged:
         """The error for damage met (SQLITE_CORRUPT, SQLITE_NOTADB, a text not UTF-8, or
         :meth:`check_damage`'s finding; ``db.damaged``), remembered in ``damaged``: from now on this
         process refuses every write with it, before beginning one, and reads go on where SQLite can
@@ -178,7 +178,12 @@ class SqliteBackend:
     def read_header(self) -> None:
         """Read the file's header and schema on a new connection (``db.read_header``: this process's
         connections may still serve a damaged file from their page caches); damage found there is
-        remembered as damage met (:meth:`found_damage`). Raises StorageUnavailable or StoreError."""
+        remembered as damage met (:meth:`found_damage`), as is a plain file's header written over
+        (``health.overwritten``: the key check would take it for another program's file). Raises
+        StorageUnavailable or StoreError."""
+        overwritten = health.overwritten(self.path) if self._key is None else None
+        if overwritten is not None:
+            raise self.found_damage(apsw.NotADBError(overwritten))
         try:
             read_header(self.path)
         except StorageUnavailable as exc:

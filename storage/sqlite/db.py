@@ -13,7 +13,7 @@ from pathlib import Path
 
 import apsw
 
-from ..errors import Busy, StorageUnavailable, StoreError
+from ..errors import Busy, Damaged, StorageUnavailable, StoreError
 from ..limits import BUSY_TIMEOUT_MS
 from ..textindex import SQL_FUNCTION, index_text
 from . import convert, crypto
@@ -274,10 +274,10 @@ def unavailable(exc: apsw.Error, conn: apsw.Connection) -> StorageUnavailable | 
     return None
 
 
-def damaged(exc: apsw.Error) -> StorageUnavailable:
+def damaged(exc: apsw.Error) -> Damaged:
     """memvault's error for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB): what happened,
     that nothing was written, and how to recover."""
-    return StorageUnavailable(
+    return Damaged(
         f"the database file is damaged ({exc}). Nothing was changed. `memvault doctor` says what is wrong "
         "and how to recover (docs/troubleshooting.md#a-damaged-database)."
     )
