@@ -276,37 +276,44 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
 
 def _added(slots: Slots, lowered: list[str], marks: Marks) -> frozenset[str]:
     """The values a text adds (``_Read.added``): in a clause saying "also", "too", "as well", "both" ..., or in a
-    sentence opening with one ("In addition, ..."), and the values of a list (``_listed``)."""
+    sentence opening with one ("In addition, ..."), the values of a list (``_listed``), and the names of a list one
+    of them is added with ("Mastercard" of "We accept Mastercard and Amex too"; "Weights and Biases" is one name)."""
     clause = [0] * len(slots)
     for i in range(1, len(slots)):
         clause[i] = clause[i - 1] + marks[i - 1][1]
     said = [at for at, word in enumerate(lowered) if word in ADDITION_WORDS or word == "both"
             or word == "well" and at and lowered[at - 1] == "as"]
     opening = {marks[at][2] for at in said if all(lowered[j] in STOP for j in range(at) if marks[j][2] == marks[at][2])}
-    return frozenset(norm for i, (kind, norm, _) in enumerate(slots) if kind != "word" and (
-        marks[i][2] in opening or any(clause[at] == clause[i] for at in said))) | _listed(slots, marks)
+    found = {i for i, (kind, _, _) in enumerate(slots)
+             if kind != "word" and (marks[i][2] in opening or any(clause[at] == clause[i] for at in said))}
+    joined = _listed(slots, lowered, marks)
+    for i, j in joined + joined[::-1]:  # along the list both ways
+        if slots[i][0] != "name" or not found.isdisjoint((i, j)):
+            found.update((i, j))
+    return frozenset(slots[i][1] for i in found)
 
 
 _LISTING = frozenset({"and", "or", "&"})
 
 
-def _listed(slots: Slots, marks: Marks) -> frozenset[str]:
-    """The values written as a list of one kind, joined by "and", "or" or a comma, the word before each repeated or
-    not: "18", "20" of "Node 18 and 20", "17", "18" of "iOS 17 and iOS 18"; not a range ("between 9:00 and 17:00")."""
-    found: set[str] = set()
-    for i, (kind, norm, _) in enumerate(slots):
+def _listed(slots: Slots, lowered: list[str], marks: Marks) -> list[tuple[int, int]]:
+    """The slots of values of one kind written one after the other in a list, joined by "and", "or" or a comma, the
+    word before each repeated or not: "18", "20" of "Node 18 and 20", "17", "18" of "iOS 17 and iOS 18"; not a range
+    ("between 9:00 and 17:00") nor a date's parts ("Dec 20, 2026")."""
+    found: list[tuple[int, int]] = []
+    for i, (kind, _, _) in enumerate(slots):
         j = i + 1
-        if kind == "word" or j >= len(slots) or i and slots[i - 1][1] == "between":
+        if kind == "word" or j >= len(slots) or i and lowered[i - 1] == "between":
             continue
-        if slots[j][1] in _LISTING:
+        if lowered[j] in _LISTING:
             j += 1
-        elif not marks[i][1] or marks[i][2] != marks[j][2]:  # a comma in one sentence
+        elif not marks[i][1] or marks[i][2] != marks[j][2] or kind == "date":  # a comma in one sentence
             continue
         if j < len(slots) and i and slots[j] == slots[i - 1]:
             j += 1  # "iOS 17 and iOS 18"
         if j < len(slots) and slots[j][0] == kind:
-            found.update((norm, slots[j][1]))
-    return frozenset(found)
+            found.append((i, j))
+    return found
 
 
 def _runs(slots: Slots, marks: Marks) -> tuple[tuple[str, ...], ...]:

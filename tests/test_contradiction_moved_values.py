@@ -131,6 +131,9 @@ REPLACED = [  # (older, newer): the newer's values take the older's place, or it
     ("The backup runs at 02:00", "The backup now runs at 04:30 and the report at 06:00"),
     ("The cluster runs in eu-west-1", "The cluster runs in us-east-1"),
     ("Support hours are 8:00 to 16:00", "Support hours are now between 9:00 and 17:00"),
+    ("The ML team's tracking server is MLflow.", "The ML team's tracking server is Weights & Biases."),
+    ("The ML team's tracking server is MLflow.", "The ML team's tracking server is Weights and Biases."),
+    ("The release ships on Dec 20, 2026", "The release ships on Dec 20, 2027"),
 ]
 
 
