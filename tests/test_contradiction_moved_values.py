@@ -27,6 +27,8 @@ MOVED = [  # (older, newer): a value moved by a change verb
     ("The cache TTL is 60 seconds", "We decreased the cache TTL to 30 seconds"),
     ("The trial period is 14 days", "The trial period was extended to 30 days"),
     ("The retention window is 90 days", "The retention window was shortened to 30 days"),
+    ("The trial period is 14 days", "The trial period was lengthened to 30 days"),
+    ("The warranty lasts 12 months", "We extended the warranty to 24 months"),
     ("The staging bucket is called assets-old", "The staging bucket was renamed to assets-v2"),
     ("The support team sits in Dublin", "The support team was relocated to Cork"),
     ("The orders table lives on db-01", "The orders table was migrated to db-07"),
