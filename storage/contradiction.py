@@ -91,8 +91,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     denied = {v for v in values_of(new) - values_of(old) if _denied(new, v)}
     changes = [w for w in changes if w not in _ENDED] if new.ended or denied else changes
     changes = [w for w in changes if w not in LEAVING or leaves_held(old, new)]
-    if changes and another_slot(old, new):  # a change of a value the older does not state: of another thing,
-        if names_more(old, new):  # or of the older's, from a value it missed ("timeout ... from 30 to 15" / "is 45")
+    # a change of a value the older does not state: none at all where it names a word the older lacks ("We lowered
+    # the memory alert from 95 to 85" / "The disk alert fires at 90"), else the values alone tell ("is 45 minutes")
+    if changes and another_slot(old, new):
+        if names_more(old, new):
             return None
         changes = []
     # a hand-over of something the older does not name changes none of its holders ("handed the report to Priya")
