@@ -22,7 +22,8 @@ from . import dating
 from .config_blocks import configure_other_things
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _denied, _differences,
                                     _ends_held, _moves_on, _numbered_apart, _parallel, _refilled, _reversed,
-                                    _shares_subject, _swapped, leaves_held, numbered_apart, part_left)
+                                    _shares_subject, _swapped, another_slot, leaves_held, names_more,
+                                    numbered_apart, part_left)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
 from .contradiction_words import (ALIGNED, LEAVING, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE,
@@ -90,6 +91,12 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     denied = {v for v in values_of(new) - values_of(old) if _denied(new, v)}
     changes = [w for w in changes if w not in _ENDED] if new.ended or denied else changes
     changes = [w for w in changes if w not in LEAVING or leaves_held(old, new)]
+    # a change of a value the older does not state: none at all where it names a word the older lacks ("We lowered
+    # the memory alert from 95 to 85" / "The disk alert fires at 90"), else the values alone tell ("is 45 minutes")
+    if changes and another_slot(old, new):
+        if names_more(old, new):
+            return None
+        changes = []
     # a hand-over of something the older does not name changes none of its holders ("handed the report to Priya")
     changes = [w for w in changes if not w.startswith("handed") or not new.handed.isdisjoint(old.words)]
     changing = bool(changes and not old.changes) and _shares_subject(old, new)

@@ -94,6 +94,8 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             # "met Bob on Monday" / "met Carol on Tuesday": two meetings, not one moved
             gone = [g for g in gone if g not in old.adding]
             came = [c for c in came if c not in new.adding]
+        if not new.changes:  # values the newer adds leave the older's as they were ("Node 18 and 20 are supported")
+            came = [c for c in came if not new.added.issuperset(c.split(" "))]
         # a value one text denies or ends and the other states is no change of one slot: "We no longer ship a 32-bit
         # build" / "The 64-bit build is shipped nightly" agree ("Don't deploy after 16:00" / "... 15:00" change)
         gone = [g for g in gone if any(_denied(old, g) == _denied(new, c) for c in came)]
@@ -402,6 +404,29 @@ def leaves_held(old: _Read, new: _Read) -> bool:
     PostgreSQL 14", not "We upgraded the laptops to macOS 14" after "We run Node 18"."""
     owned = {n for n, owners in _owned(new).items() if owners != {None}}
     return not (new.left | new.targets).isdisjoint(values_of(old) - owned) or versioned(old, new)
+
+
+def another_slot(old: _Read, new: _Read) -> bool:
+    """Whether the change ``new`` says is of a value in another slot than the ones ``old`` fills: ``old`` states
+    values, ``new`` neither leaves nor goes to one of them, and it says it leaves a value of the kind it goes to
+    ("from 8 to 12 characters" beside "Password reset emails expire after 1 hour"), or every value it goes to is of a
+    kind ``old`` holds none of, or a number counting another thing (:func:`_counts_apart`: "to 12 characters" /
+    "after 1 hour")."""
+    if not values_of(old) or not (new.left | new.targets).isdisjoint(values_of(old)):
+        return False
+    kinds = {norm: kind for kind, found in new.values.items() for norm in found}
+    went = [(norm, kinds[norm]) for norm in new.targets if norm in kinds]
+    if any(kinds.get(norm) in {kind for _, kind in went} for norm in new.left - new.ended):
+        return True
+    return bool(went) and all(kind not in old.values or kind == "number" and all(
+        _counts_apart(old, was, new, norm) for was in old.values["number"]) for norm, kind in went)
+
+
+def names_more(old: _Read, new: _Read) -> bool:
+    """Whether a clause of ``new`` holding change words has a word ``old`` lacks, times aside: what it changes is
+    another thing ("the memory alert" beside "The disk alert fires at 90 percent")."""
+    return any(t.clause in new.change_clauses and t.kind == "word" and t.key not in old.words
+               and t.key not in _WHEN | _RELATIVE for t in new.sequence)
 
 
 def numbered_apart(old: _Read, new: _Read) -> bool:

@@ -22,7 +22,8 @@ _CONTRAST_NOT = frozenset({"not", "never"})  # after a comma and what it contras
 CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("these", "days"), ("took", "over"),
                   ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
                   ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"), ("went", "from"),
-                  ("goes", "from"))
+                  ("goes", "from"), ("pushed", "back"), ("pushed", "out"), ("brought", "forward"),
+                  ("pulled", "forward"), ("moved", "up"))
 # Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "We handed
 # the role from Jonas to Priya", "Ana started eating fish again"): a particle within ``_PARTICLE_GAP`` words after
 # the verb, in one short statement (``brief``; a chat turn's "started ... again" tells a story:
@@ -92,6 +93,8 @@ class _Read:
     runs: tuple[tuple[str, ...], ...] = ()  # names written side by side, one name: ("github", "actions") (``_runs``)
     handed: frozenset[str] = frozenset()  # what a hand-over hands, its words: "platform", "team" of "handed the
     # platform team over to Jonas" (a hand-over changes its holder only: ``contradiction.judge``)
+    added: frozenset[str] = frozenset()  # values it adds: beside "also", "as well", "both" ..., or listed ("18", "20"
+    # of "Node 18 and 20 are supported"; ``_added``)
 
 
 def _read(text: str, known: frozenset[str] = frozenset(), lower: frozenset[str] = frozenset()) -> _Read:
@@ -268,7 +271,49 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                  _targets(slots, lowered, anchor, marks) if changes else frozenset(), frozenset(chosen),
                  frozenset(reached), frozenset(ended), frozenset(spoken),
                  (_left(slots, lowered) if changes else frozenset()) | frozenset(ended), _runs(slots, marks),
-                 frozenset(handed))
+                 frozenset(handed), _added(slots, lowered, marks))
+
+
+def _added(slots: Slots, lowered: list[str], marks: Marks) -> frozenset[str]:
+    """The values a text adds (``_Read.added``): in a clause saying "also", "too", "as well", "both" ..., or in a
+    sentence opening with one ("In addition, ..."), the values of a list (``_listed``), and the names of a list one
+    of them is added with ("Mastercard" of "We accept Mastercard and Amex too"; "Weights and Biases" is one name)."""
+    clause = [0] * len(slots)
+    for i in range(1, len(slots)):
+        clause[i] = clause[i - 1] + marks[i - 1][1]
+    said = [at for at, word in enumerate(lowered) if word in ADDITION_WORDS or word == "both"
+            or word == "well" and at and lowered[at - 1] == "as"]
+    opening = {marks[at][2] for at in said if all(lowered[j] in STOP for j in range(at) if marks[j][2] == marks[at][2])}
+    found = {i for i, (kind, _, _) in enumerate(slots)
+             if kind != "word" and (marks[i][2] in opening or any(clause[at] == clause[i] for at in said))}
+    joined = _listed(slots, lowered, marks)
+    for i, j in joined + joined[::-1]:  # along the list both ways
+        if slots[i][0] != "name" or not found.isdisjoint((i, j)):
+            found.update((i, j))
+    return frozenset(slots[i][1] for i in found)
+
+
+_LISTING = frozenset({"and", "or", "&"})
+
+
+def _listed(slots: Slots, lowered: list[str], marks: Marks) -> list[tuple[int, int]]:
+    """The slots of values of one kind written one after the other in a list, joined by "and", "or" or a comma, the
+    word before each repeated or not: "18", "20" of "Node 18 and 20", "17", "18" of "iOS 17 and iOS 18"; not a range
+    ("between 9:00 and 17:00") nor a date's parts ("Dec 20, 2026")."""
+    found: list[tuple[int, int]] = []
+    for i, (kind, _, _) in enumerate(slots):
+        j = i + 1
+        if kind == "word" or j >= len(slots) or i and lowered[i - 1] == "between":
+            continue
+        if lowered[j] in _LISTING:
+            j += 1
+        elif not marks[i][1] or marks[i][2] != marks[j][2] or kind == "date":  # a comma in one sentence
+            continue
+        if j < len(slots) and i and slots[j] == slots[i - 1]:
+            j += 1  # "iOS 17 and iOS 18"
+        if j < len(slots) and slots[j][0] == kind:
+            found.append((i, j))
+    return found
 
 
 def _runs(slots: Slots, marks: Marks) -> tuple[tuple[str, ...], ...]:

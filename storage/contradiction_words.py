@@ -36,9 +36,18 @@ ARROWS = frozenset({"->", "-->", "=>", "→", "⇒", "⟶", "➜", "➔"})
 # older's they leave or go to, or a number of the thing whose number the older holds (``contradiction_compare.
 # leaves_held``; not a cluster's node count, not Kibana's version beside Elasticsearch's).
 LEAVING = frozenset({"upgraded", "downgraded", "bumped", "pinned", "went from", "goes from"}) | ARROWS
+# Change verbs that move a value to another: "The backup was rescheduled to 04:30", "The limit was raised to 250"
+# (French, German and Spanish ones too, as the day names are read: "verschoben", "reportée", "aplazada"). Not
+# "extended": in conversation mostly a word of kinship ("my extended family": bench/contradiction_alarms.py).
+MOVING = frozenset("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened
+shortened doubled halved tripled verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt
+umgezogen déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée augmenté augmentée
+réduit réduite prolongé prolongée renommé renommée movido movida trasladado trasladada cambiado cambiada cambió
+aplazado aplazada pospuesto pospuesta adelantado adelantada aumentado aumentada reducido reducida ampliado
+ampliada renombrado renombrada""".split())
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
-                          "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned"}) | ARROWS
+                          "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned"}) | ARROWS | MOVING
 # Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
 # Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them).
 REPLACING = frozenset({"replaced", "swapped"})
