@@ -553,9 +553,9 @@ def rank(
             above[seq] = ahead
     hits: list[Scored] = []
     answered: dict[str, float] = {}  # newer id: how sure the hits it outdates were, before they were outdated
-    # a newer outdating a hit is capped for its topic as that hit is (``capped``; for its time as itself): it
-    # changes the fact the hit states, of the subject the hit names, however few of the question's words it
-    # holds ("Now at 10:00")
+    # a newer outdating a hit is capped for its topic no lower than that hit is (``capped``; for its time as
+    # itself): it changes the fact the hit states, of the subject the hit names, however few of the question's
+    # words it holds ("Now at 10:00"), and the question may name its own value ("is Tomás the team lead?")
     seq_of = {memory.id: seq for seq, memory in c.rows.items()}
     heir = {seq_of[new]: old for old, new in outdated.items() if new in seq_of and old in kept}
     for seq in kept:
@@ -582,7 +582,7 @@ def rank(
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
-        sure = capped(sure, c, seq, asked, heir.get(seq))
+        sure = max(capped(sure, c, seq, asked), capped(sure, c, seq, asked, heir[seq]) if seq in heir else 0.0)
         if seq in outdated:  # possibly outdated: never sure, whether its newer is a hit or only named
             answered[outdated[seq]] = max(answered.get(outdated[seq], 0.0), sure)
             sure = min(sure, OUTDATED_CONFIDENCE)

@@ -381,7 +381,7 @@ def test_expired_content_is_erased_from_the_files_after_the_grace_period(store, 
 
 def test_expired_content_is_erased_when_the_store_opens(db, backend, clock: Clock):
     first = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
-    out = first.remember(tenant="a", scope="s", content="Wifi guest key fz81marker", expires_at="2026-01-01T01:00:00Z")
+    out = first.remember(tenant="a", scope="s", content="Visitors sign in at desk fz81marker", expires_at="2026-01-01T01:00:00Z")
     first.close()
     clock.now += 2 * DAY_MS
     second = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
