@@ -32,7 +32,13 @@ from typing import Any
 NOTE_SIZES = (2048, 4096, 8192)
 SIZE = 256 * 1024
 SHAPES = ["_PASS", "password=", "Passwort ist ", "PASSWORD", "A_", "x", "password is ", "TOKEN_", "a1", "aws=",
-          "contraseña", "AKIAQYLPMN5HFIQR7BZX\n", "password: Zq81kk\n", "K", "/", "eyJ", "密码：\n", "a  "]
+          "contraseña", "AKIAQYLPMN5HFIQR7BZX\n", "password: Zq81kk\n", "K", "/", "eyJ", "密码：\n", "a  ",
+          # the scripts, compatibility forms and marks of tests/test_secret_gil.py, and Arabic ligatures that NFKC
+          # writes in up to 18 characters each (U+FDFA)
+          "我们今天讨论了新的部署流程，数据库的主机在维基里。", "今日の会議でデプロイ手順ｶﾀｶﾅについて話し合いました。",
+          "오늘 회의에서 새로운 배포 절차에 대해 논의했습니다.", "วันนี้เราได้หารือเกี่ยวกับขั้นตอน", "ناقشنا اليوم عملية النشر الجديدة.",
+          "\ufefb\ufdfa\ufe8d", "आज की बैठक में हमने क़ ख़ चर्चा की।", "🎉👍🏽👨‍👩‍👧‍👦🇵🇹 ", "a\u0301\u0323\u0308\u0300", "ｐａｓｓｗｏｒｄ ＡＢＣ１２３ ",
+          "\ufb01\ufb02\u2163\u3392\u32ff"]
 
 
 def _notes(texts: list[str]) -> list[str]:

@@ -286,12 +286,26 @@ def parsed(text: str) -> Mapping[int, str]:
     return MappingProxyType({number: "; ".join(texts) for number, texts in out.items()})
 
 
+class _Stream:
+    """``text`` as a stream that PyYAML reads a buffer at a time (16 KiB in libyaml), each read a Python call at which
+    the GIL can pass to another thread, where a string passed whole is scanned in one call. The same nodes, lines
+    and columns as the string's."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.at = text, 0
+
+    def read(self, size: int) -> str:
+        piece = self.text[self.at:self.at + size]
+        self.at += len(piece)
+        return piece
+
+
 def _compose(text: str, first: int, out: dict[int, list[str]]) -> bool:
     """Each document of ``text`` read into ``out`` (its lines from ``first``); False when it is no YAML."""
     import yaml
 
     try:
-        roots = list(yaml.compose_all(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
+        roots = list(yaml.compose_all(_Stream(text), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
     except (yaml.YAMLError, RecursionError, ValueError):
         return False
     budget = [REWRITTEN * len(text)]  # characters written, and items of aliased nodes read again, at most

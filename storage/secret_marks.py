@@ -13,7 +13,7 @@ import functools
 import html
 import re
 
-from . import regex_windows
+from . import regex_windows, unicode_windows
 from .secret_documents import PROPERTIES, block_scalar_lines, parsed, structured
 
 # Emphasis, code and strike-through marks touching a word or a colon ("**Password:**", "`pw`"); a run standing
@@ -161,7 +161,7 @@ def unmarked(text: str) -> str:
     if "&" in text:
         text = _entities(text)
     if not text.isascii():
-        text = text.translate(_ODD)
+        text = unicode_windows.translate(text, _ODD)
     if "\\" in text:
         text = _LATEX.sub(r"\1", _LATEX_ITEM.sub(r"\1: ", text))
     if "<" in text:

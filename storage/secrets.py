@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from . import regex_windows
+from . import regex_windows, unicode_windows
 from .errors import InvalidInput
 from .secret_marks import unmarked
 from .secret_re2 import compile_linear, find, unmatched
@@ -309,7 +309,7 @@ def latin_lookalikes(text: str) -> str:
     table = lookalikes()
 
     def read(word: re.Match[str]) -> str:
-        latin = word.group().translate(table)
+        latin = unicode_windows.translate(word.group(), table)  # a CJK word is long
         return latin if latin.isascii() else word.group()
 
     return _WORD.sub(read, text)

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-from . import limits
+from . import limits, unicode_windows
 from .errors import NOT_UNICODE, InvalidInput, credentials_in, encodable, shown
 from .timefmt import format_ms, parse_iso
 
@@ -94,13 +94,13 @@ def _check_text(field: str, value: str) -> str:
 
 
 def nfc(text: str) -> str:
-    """``text`` in Unicode Normalization Form C."""
-    return unicodedata.normalize("NFC", text)
+    """``text`` in Unicode Normalization Form C (in windows: ``unicode_windows``)."""
+    return unicode_windows.normalize("NFC", text)
 
 
 def visible(text: str) -> str:
     """``text`` without the invisible characters of ``_INVISIBLE``."""
-    return text.translate(_INVISIBLE)
+    return unicode_windows.translate(text, _INVISIBLE)
 
 
 def joined(text: str) -> str:
@@ -109,7 +109,7 @@ def joined(text: str) -> str:
     whole. Scanned for credentials only; linear in the text's length."""
     if text.isascii():  # nothing in it is a splitter
         return bare(text)
-    return bare(unicode_pattern(_SPLITTERS).sub("", text))
+    return bare(unicode_windows.sliced(functools.partial(unicode_pattern(_SPLITTERS).sub, ""), text))
 
 
 def _mixed_scripts(text: str) -> tuple[str, str, int] | None:
@@ -157,12 +157,14 @@ def _passes_for_latin(text: str) -> tuple[str, str] | None:
 def bare(text: str) -> str:
     """``text`` as a reader sees it: in Unicode NFKC (full-width ``ｇｈｐ＿`` reads ``ghp_``,
     ``\u212a`` reads ``K``), dashes as ``-`` and U+2017 as ``_`` (``_DASHES``), without any code point of ``_IGNORABLE``.
-    What the credential check also scans; linear in the text's length."""
+    What the credential check also scans; linear in the text's length, each call in windows
+    (``unicode_windows``)."""
     if text.isascii():
         return _ASCII_IGNORABLE.sub("", unicodedata.normalize("NFKC", text))
+    ignorable = unicode_pattern(_IGNORABLE)
     # before NFKC (which takes U+2017 apart) and after it (which makes U+FE58 an em dash)
-    normal = unicodedata.normalize("NFKC", text.translate(_DASHES)).translate(_DASHES)
-    return unicode_pattern(_IGNORABLE).sub("", normal)
+    normal = unicode_windows.normalize("NFKC", unicode_windows.translate(text, _DASHES))
+    return unicode_windows.sliced(lambda piece: ignorable.sub("", piece.translate(_DASHES)), normal)
 
 
 def _character(char: str) -> str:

@@ -18,7 +18,12 @@ from memvault.storage.secrets import find_secrets
 
 SIZE = 256 * 1024
 # Before: these held the GIL 0.5 to 1.5 s in one call at 256 KiB, 5 to 16 times the ordinary notes' worst.
-SHAPES = ["_PASS", "password=", "Passwort ist ", "PASSWORD", "A_", "x", "TOKEN_", "a1", "aws=", "K", "/", "eyJ"]
+SHAPES = ["_PASS", "password=", "Passwort ist ", "PASSWORD", "A_", "x", "TOKEN_", "a1", "aws=", "K", "/", "eyJ",
+          # held 0.1 to 0.3 s in one call of unicodedata.normalize or str.translate over the whole text
+          "我们今天讨论了新的部署流程，数据库的主机在维基里。", "今日の会議でデプロイ手順ｶﾀｶﾅについて話し合いました。",
+          "오늘 회의에서 새로운 배포 절차에 대해 논의했습니다.", "วันนี้เราได้หารือเกี่ยวกับขั้นตอน", "ناقشنا اليوم عملية النشر الجديدة.",
+          "आज की बैठक में हमने क़ ख़ चर्चा की।", "🎉👍🏽👨‍👩‍👧‍👦🇵🇹 ", "a\u0301\u0323\u0308\u0300", "ｐａｓｓｗｏｒｄ ＡＢＣ１２３ ",
+          "\ufb01\ufb02\u2163\u3392\u32ff"]
 TIMES_ORDINARY = 4  # the worst hold a shape may cause, in the ordinary notes' worst holds (0.2 to 2 now)
 NOTE = ("I moved to Lisbon in March and started a new job at the bank near the river. The deploy runs on "
         "Fridays; ask Dana before touching the staging database (its host is in the wiki).\n\n"
