@@ -12,10 +12,9 @@ from .contradiction_ending import _ending, _lower_name, _name_slot
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
-                                  HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO,
-                                  NEGATIONS, OWNING, ROLES, PRONOUNS, REGIONS, REPLACING,
-                                  SHORT, STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
-                                  region_us, stem)
+                                  HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO, NEGATIONS, OWNING, PRONOUNS,
+                                  REGIONS, REPLACING, ROLES, SHORT, STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED,
+                                  _STATE_GROUP, _TO, Marks, Slots, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -278,8 +277,9 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
 
 def _moves_value(slots: Slots, lowered: list[str], marks: Marks, i: int) -> bool:
     """Whether the verb at slot ``i`` (one of ``MOVING_TO``) moves a value: "to", "from" or "by" and a value, or a word
-    and a value, follow it in its clause ("extended to 90 days", "extended to version 3.4"), and, for one of ``HANDING``, a noun of a role (``ROLES``) stands among the
-    six words before it in its sentence ("ownership passed to Carol", "The on-call rotation was handed to Ben")."""
+    and a value, follow it in its clause ("extended to 90 days", "extended to version 3.4"), and, for one of
+    ``HANDING``, a noun of a role (``ROLES``) stands among the six words before it in its sentence ("ownership passed
+    to Carol", "Leadership of the search team went to Bob")."""
     at = next((j for j in range(i + 2, min(len(slots), i + 4)) if slots[j][0] != "word"), None)
     if at is None or lowered[i + 1] not in ("to", "from", "by") or any(marks[j][1] for j in range(i, at)):
         return False
