@@ -49,11 +49,11 @@ ampliada renombrado renombrada""".split())
 # Verbs that move a value only where "to", "from" or "by" and a value follow them ("Log retention was extended to 90
 # days", "The database was transferred to db-07"; not "our extended family", "I went to the gym"), those of
 # ``HANDING`` only after a noun of a role too ("Billing service ownership passed to Carol"; ``contradiction_reading.
-# _moves_value``).
+# _moves_value``), not of a person ("The bakery owner went to Lyon", "The club lead went to Denver").
 HANDING = frozenset({"passed", "went", "handed", "given", "fell"})
 MOVING_TO = frozenset({"extended", "transferred"}) | HANDING
-ROLES = frozenset("""ownership owner owners lead leads leadership responsibility responsibilities on-call oncall
-rotation role duty duties pager maintainership stewardship command custody management""".split())
+ROLES = frozenset("""ownership leadership responsibility responsibilities on-call oncall rotation role duty duties
+pager maintainership stewardship command custody""".split())
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
                           "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned"}) | ARROWS | MOVING

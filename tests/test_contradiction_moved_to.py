@@ -36,11 +36,11 @@ HANDED = [  # (older, newer): a role handed over, written with the noun of the r
     ("Alice owns the billing service", "Billing service ownership was handed to Carol"),
     ("Alice owns the billing service", "Ownership of the billing service was transferred to Carol"),
     ("Alice owns the billing service", "Billing service ownership went to Carol"),
-    ("Alice leads the search team", "The search team lead passed to Bob"),
+    ("Alice leads the search team", "The lead role of the search team passed to Bob"),
     ("Alice leads the search team", "Leadership of the search team went to Bob"),
     ("The pager for payments is held by Priya", "The payments pager was handed to Tomás"),
     ("Jonas maintains the command line tool", "Maintainership of the command line tool passed to Lena"),
-    ("Ravi manages the data platform", "Management of the data platform was given to Mei"),
+    ("Ravi manages the data platform", "Stewardship of the data platform was given to Mei"),
     ("Sara owns the checkout flow", "Responsibility for the checkout flow fell to Omar"),
     ("Dana owns the release process", "The release process ownership was transferred to Ken"),
     ("Marta leads the mobile squad", "The mobile squad lead role went to Pablo"),
@@ -66,6 +66,9 @@ MOVING_NOTHING = [  # (older, newer): the same verbs moving no value of the olde
     ("The session lasts 30 minutes", "The session went by quickly"),
     ("The domain is registered with Gandi", "Our extended team includes Gandi's support staff"),
     ("Alice owns the billing service", "The billing service handed 20 requests to the retry queue"),
+    ("Alice owns the bakery on Main Street", "The bakery owner went to Lyon last week"),
+    ("Bob leads the hiking club", "The club lead went to Denver for a race"),
+    ("Alice owns the billing service", "The billing service owner went to Berlin"),
 ]
 
 
