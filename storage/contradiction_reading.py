@@ -12,9 +12,9 @@ from .contradiction_ending import _ending, _lower_name, _name_slot
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
-                                  INTERJECTIONS, LEAVING, LOWER_NAMES, NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING,
-                                  SHORT, STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
-                                  region_us, stem)
+                                  HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO, NEGATIONS, OWNING, PRONOUNS,
+                                  REGIONS, REPLACING, ROLES, SHORT, STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED,
+                                  _STATE_GROUP, _TO, Marks, Slots, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -194,12 +194,13 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                 beside.update(a for a in (before[i], after[i]) if a and a not in INTERJECTIONS)
     words = frozenset(a for a in anchor if a is not None) | frozenset(t for k, t, _ in slots if k != "word")
     lowered = [t for _, t, _ in slots]
-    negated, changes = set(), [t for t in lowered if t in CHANGE_WORDS]
+    moving = [i for i, t in enumerate(lowered) if t in MOVING_TO and _moves_value(slots, lowered, marks, i)]
+    negated, changes = set(), [t for i, t in enumerate(lowered) if t in CHANGE_WORDS or i in moving]
     contrasted: set[str] = set()
     rejected: set[int] = set()  # the slots of what a contrast rejects: no part of what the text states
     chosen: set[str] = set()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm"
     ended, spoken, denials, reached = _ending(slots, lowered, anchor, marks)
-    phrases: set[int] = set()
+    phrases: set[int] = set(moving)
     handed: set[str] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
@@ -272,6 +273,18 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                  frozenset(reached), frozenset(ended), frozenset(spoken),
                  (_left(slots, lowered) if changes else frozenset()) | frozenset(ended), _runs(slots, marks),
                  frozenset(handed), _added(slots, lowered, marks))
+
+
+def _moves_value(slots: Slots, lowered: list[str], marks: Marks, i: int) -> bool:
+    """Whether the verb at slot ``i`` (one of ``MOVING_TO``) moves a value: "to", "from" or "by" and a value, or a word
+    and a value, follow it in its clause ("extended to 90 days", "extended to version 3.4"), and, for one of
+    ``HANDING``, a noun of a role (``ROLES``) stands among the six words before it in its sentence ("ownership passed
+    to Carol", "Leadership of the search team went to Bob")."""
+    at = next((j for j in range(i + 2, min(len(slots), i + 4)) if slots[j][0] != "word"), None)
+    if at is None or lowered[i + 1] not in ("to", "from", "by") or any(marks[j][1] for j in range(i, at)):
+        return False
+    return lowered[i] not in HANDING or any(lowered[k] in ROLES and marks[k][2] == marks[i][2]
+                                            for k in range(max(0, i - 6), i))
 
 
 def _added(slots: Slots, lowered: list[str], marks: Marks) -> frozenset[str]:

@@ -38,13 +38,22 @@ ARROWS = frozenset({"->", "-->", "=>", "→", "⇒", "⟶", "➜", "➔"})
 LEAVING = frozenset({"upgraded", "downgraded", "bumped", "pinned", "went from", "goes from"}) | ARROWS
 # Change verbs that move a value to another: "The backup was rescheduled to 04:30", "The limit was raised to 250"
 # (French, German and Spanish ones too, as the day names are read: "verschoben", "reportée", "aplazada"). Not
-# "extended": in conversation mostly a word of kinship ("my extended family": bench/contradiction_alarms.py).
+# "extended": in conversation mostly a word of kinship ("my extended family": bench/contradiction_alarms.py), one
+# of ``MOVING_TO``.
 MOVING = frozenset("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened
 shortened doubled halved tripled verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt
 umgezogen déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée augmenté augmentée
 réduit réduite prolongé prolongée renommé renommée movido movida trasladado trasladada cambiado cambiada cambió
 aplazado aplazada pospuesto pospuesta adelantado adelantada aumentado aumentada reducido reducida ampliado
 ampliada renombrado renombrada""".split())
+# Verbs that move a value only where "to", "from" or "by" and a value follow them ("Log retention was extended to 90
+# days", "The database was transferred to db-07"; not "our extended family", "I went to the gym"), those of
+# ``HANDING`` only after a noun of a role too ("Billing service ownership passed to Carol"; ``contradiction_reading.
+# _moves_value``), not of a person ("The bakery owner went to Lyon", "The club lead went to Denver").
+HANDING = frozenset({"passed", "went", "handed", "given", "fell"})
+MOVING_TO = frozenset({"extended", "transferred"}) | HANDING
+ROLES = frozenset("""ownership leadership responsibility responsibilities on-call oncall rotation role duty duties
+pager maintainership stewardship command custody""".split())
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
                           "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned"}) | ARROWS | MOVING
