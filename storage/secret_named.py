@@ -33,7 +33,7 @@ from .secret_lists import (
     table_source,
 )
 from .secret_phrases import passphrase
-from .secret_changes import ARROW, MODIFIER_AFTER, bridges, change_sources, old_arrow, old_value
+from .secret_changes import ARROW, MODIFIER_AFTER, bridges, change_sources, old_value, unverbed
 from .secret_plain import CLAUSE_WORDS, plain_changed, plain_phrase, plain_word
 from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
@@ -232,7 +232,7 @@ def said(role: str, language: str | None = None) -> str:
     after = bridges(tuple(lang for lang in MODIFIER_AFTER if loan or lang in langs))
     verb = ((f"(?:[ \\t]*[:—–][ \\t]*|[ \\t]+(?:-[ \\t]+)?)(?:{changes})|" if changes else "")
             + (f"[ \\t]+[^\\s:=,;.!?()\\[\\]]+[ \\t]+(?:{after})|" if after else "")
-            + f"[ \\t]+(?:{verb})|[ \\t]*:[ \\t]*{old_arrow()}")
+            + f"[ \\t]+(?:{verb})|{unverbed()}")
     # a clause between commas or dashes before the verb ("the password, which I changed yesterday, is X", "the
     # password, as of Monday, is X", "the password — the one Bob set — is X")
     clause = (r"|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,47}?,"
