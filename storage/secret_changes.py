@@ -114,7 +114,7 @@ def bridges(langs: tuple[str, ...] | None = None) -> str:
                     for lang in _changing_languages() if words("change", lang) and (langs is None or lang in langs))
 
 
-def unverbed() -> str:
+def verbless_change() -> str:
     """What stands between a word for password and a new value with no change's verb, as one alternation: after ":",
     a value and an arrow, each perhaps after its label ("pw: X → Y", "Passwort: alt X → neu Y"); after a space, a
     value holding a digit or a symbol and an arrow ("router admin password hunter22 → Y"); a left arrow ("password ←
