@@ -114,11 +114,19 @@ def bridges(langs: tuple[str, ...] | None = None) -> str:
                     for lang in _changing_languages() if words("change", lang) and (langs is None or lang in langs))
 
 
-def old_arrow() -> str:
-    """A value and an arrow after a word for password and ":" ("pw: X → Y"), each perhaps after its label ("Passwort:
-    alt X → neu Y"): X the old value, as a regex."""
+def verbless_change() -> str:
+    """What stands between a word for password and a new value with no change's verb, as one alternation: after ":",
+    a value and an arrow, each perhaps after its label ("pw: X → Y", "Passwort: alt X → neu Y"); after a space, a
+    value holding a digit or a symbol and an arrow ("router admin password hunter22 → Y"); a left arrow ("password ←
+    Y", "password <- Y"); the labels of every language around such an old value, after ":", "(" or a space, their
+    marks optional ("password: old X, new Y", "password (old: X, new: Y)", "Passwort alt X neu Y")."""
     old, new = _label("change-old", None, bare=True), _label("change-new", None, bare=True)
-    return f"{old}[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}){new}"
+    typed = "[^\\s]*[\\d!@#$%^&*?~+][^\\s]*"
+    labels = (f"|(?:[ \\t]*[:(][ \\t]*|[ \\t]+)(?:{words('change-old')}){_MARK}?[ \\t]+{_OPENS}{typed}"
+              f"[ \\t]*[,;/]?[ \\t]*(?:{words('change-new')})")
+    return (f"[ \\t]*:[ \\t]*{old}[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}){new}"
+            f"|[ \\t]+{_OPENS}{typed}[ \\t]*(?:{ARROW}){new}"
+            f"|[ \\t]*[←⟵⇐⬅]|[ \\t]+<(?:-{{1,2}}|={{1,2}})" + labels)
 
 
 def _whose(lang: str | None) -> str:

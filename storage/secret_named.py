@@ -33,7 +33,7 @@ from .secret_lists import (
     table_source,
 )
 from .secret_phrases import passphrase
-from .secret_changes import ARROW, MODIFIER_AFTER, bridges, change_sources, old_arrow, old_value
+from .secret_changes import ARROW, MODIFIER_AFTER, bridges, change_sources, old_value, verbless_change
 from .secret_plain import CLAUSE_WORDS, plain_changed, plain_phrase, plain_word
 from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compile_linear
 from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
@@ -226,13 +226,14 @@ def said(role: str, language: str | None = None) -> str:
     # a change's verb and its word for the new value ("was changed from X to", "a été changé en": ``secret_changes``)
     changes = bridges(None if loan else tuple(langs))
     # (first: "was changed to X", not "was" and X), perhaps after ":" or a dash ("password: changed from X --> Y",
-    # "password - old: X, new: Y"); after ":", a value and an arrow ("pw: X → Y")
+    # "password - old: X, new: Y"); with no verb, an old value and an arrow, a left arrow or labels ("pw: X → Y",
+    # "password ← Y", "password: old X, new Y": ``verbless_change``)
     # where a noun's modifier follows it, one word naming whose before the change ("mot de passe wifi changé de X à
     # Y"; English's is a qualifier: "password hint changed: X → Y")
     after = bridges(tuple(lang for lang in MODIFIER_AFTER if loan or lang in langs))
     verb = ((f"(?:[ \\t]*[:—–][ \\t]*|[ \\t]+(?:-[ \\t]+)?)(?:{changes})|" if changes else "")
             + (f"[ \\t]+[^\\s:=,;.!?()\\[\\]]+[ \\t]+(?:{after})|" if after else "")
-            + f"[ \\t]+(?:{verb})|[ \\t]*:[ \\t]*{old_arrow()}")
+            + f"[ \\t]+(?:{verb})|{verbless_change()}")
     # a clause between commas or dashes before the verb ("the password, which I changed yesterday, is X", "the
     # password, as of Monday, is X", "the password — the one Bob set — is X")
     clause = (r"|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,47}?,"

@@ -268,6 +268,7 @@ _TYPED = ("spaced_use", "pass_said", "login_and", "login_with", "service_pair", 
 # verb or ":", after a login's user and "/" or ":", after a user and "pass".
 _PLAIN = ("said", "pair", "user_pass")
 _TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
+_PARTED = re.compile(r"[,;:/]")  # punctuation parting a network's name from its key's word
 
 
 def _unverbed(value: str, text: str, start: int, at: int) -> bool:
@@ -315,6 +316,9 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         return key_shaped(value)
     if group in ("wifi_pair", "wifi_key") and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
         return False
+    if group == "wifi_key" and not (mixed or _TYPED_SYMBOL.search(value) or _PARTED.search(text, start, at)):
+        return False  # the network and the short word ("key") in a run of words, no punctuation between them, name no
+        # password but a typed value's ("Wifi guest key fz81marker" is a label; "SSID Casa, key gato11rato" a password)
     if group.startswith("glued") or group in ("pair_and", *_TYPED):  # glued or joined to its word, after "user
         # and" or "use X to log in": mixed cases and digits, no name (and with no word naming it, 8 characters or more,
         # mostly no words; after "takes", a symbol too; after a service's user and "/", a symbol or, with spaces
