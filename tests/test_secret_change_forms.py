@@ -9,10 +9,8 @@ what is no password stay stored."""
 from __future__ import annotations
 
 import pytest
-from mcp import Client
+from secret_wire import refuses_and_stores
 
-from memvault.server.app import build_server
-from memvault.server.config import Config
 from memvault.storage.secrets import find_secrets, redact
 
 # (text, every password it holds): a change's forms
@@ -272,15 +270,4 @@ def test_change_clause_hashing_and_policy_talk_is_stored(text: str) -> None:
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("one_model")
 async def test_remember_refuses_them_naming_the_field_and_stores_only_the_talk(db_path) -> None:
-    talk = (CHANGE_TALK + CLAUSE_TALK + POLICY_TALK)[::4]
-    async with Client(build_server(Config(db=db_path))) as c:
-        for text, values in (CHANGES + CLAUSES + NEAR_HASHES)[::4]:
-            refused = await c.call_tool("remember", {"content": text})
-            said = refused.content[0].text
-            assert refused.is_error and said.startswith("content: ") and "password" in said, said
-            assert not any(value in said for value in values), said
-        for text in talk:
-            stored = await c.call_tool("remember", {"content": text, "check_similar": False})
-            assert not stored.is_error, (text, stored.content[0].text)
-        listed = await c.call_tool("recall", {"query": "", "scope": "default", "limit": 50})
-    assert sorted(m["content"] for m in listed.structured_content["memories"]) == sorted(talk)
+    await refuses_and_stores(db_path, (CHANGES + CLAUSES + NEAR_HASHES)[::4], (CHANGE_TALK + CLAUSE_TALK + POLICY_TALK)[::4])

@@ -7,10 +7,8 @@ X", "WLAN HomeNet, Schlüssel X". Talk about passwords, keys, networks and arrow
 from __future__ import annotations
 
 import pytest
-from mcp import Client
+from secret_wire import refuses_and_stores
 
-from memvault.server.app import build_server
-from memvault.server.config import Config
 from memvault.storage.secrets import find_secrets, redact
 
 # (text, every password it holds): labels of the old and the new value, or an arrow between them, after a change
@@ -149,15 +147,4 @@ def test_talk_about_passwords_keys_networks_and_arrows_is_stored(text: str) -> N
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("one_model")
 async def test_remember_refuses_them_naming_the_field_and_stores_the_talk(db_path) -> None:
-    talk = STORED[::6]
-    async with Client(build_server(Config(db=db_path))) as c:
-        for text, values in LABELLED[::6] + [(t, [v]) for t, v in NETWORK_KEYS[::6] if v]:
-            refused = await c.call_tool("remember", {"content": text})
-            said = refused.content[0].text
-            assert refused.is_error and said.startswith("content: ") and "password" in said, said
-            assert not any(value in said for value in values), said
-        for text in talk:
-            stored = await c.call_tool("remember", {"content": text, "check_similar": False})
-            assert not stored.is_error, (text, stored.content[0].text)
-        listed = await c.call_tool("recall", {"query": "", "scope": "default", "limit": 50})
-    assert sorted(m["content"] for m in listed.structured_content["memories"]) == sorted(talk)
+    await refuses_and_stores(db_path, LABELLED[::6] + [(t, [v]) for t, v in NETWORK_KEYS[::6] if v], STORED[::6])

@@ -8,10 +8,8 @@ passwords, arrows and labels stays stored."""
 from __future__ import annotations
 
 import pytest
-from mcp import Client
+from secret_wire import refuses_and_stores
 
-from memvault.server.app import build_server
-from memvault.server.config import Config
 from memvault.storage.secrets import find_secrets, redact
 
 # (text, the new value): a typed old value and an arrow after the word, whatever stands before it
@@ -138,15 +136,4 @@ def test_talk_about_passwords_arrows_labels_and_network_keys_is_stored(text: str
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("one_model")
 async def test_remember_refuses_them_naming_the_field_and_stores_the_talk(db_path) -> None:
-    talk = STORED[::4]
-    async with Client(build_server(Config(db=db_path))) as c:
-        for text, value in (ARROWED + LEFT + LABELS)[::5]:
-            refused = await c.call_tool("remember", {"content": text})
-            said = refused.content[0].text
-            assert refused.is_error and said.startswith("content: ") and "password" in said, said
-            assert value not in said, said
-        for text in talk:
-            stored = await c.call_tool("remember", {"content": text, "check_similar": False})
-            assert not stored.is_error, (text, stored.content[0].text)
-        listed = await c.call_tool("recall", {"query": "", "scope": "default", "limit": 50})
-    assert sorted(m["content"] for m in listed.structured_content["memories"]) == sorted(talk)
+    await refuses_and_stores(db_path, [(t, [v]) for t, v in (ARROWED + LEFT + LABELS)[::5]], STORED[::4])
