@@ -96,3 +96,35 @@ def test_the_same_qualifier_is_still_answered_surely(shared_store, question, wan
     outcome = recall(shared_store, question)
     assert outcome.hits and outcome.hits[0].memory.content == MEMORIES[wanted]
     assert outcome.hits[0].confidence >= SURE_CONFIDENCE
+
+
+SUBJECTS = (
+    "Priya prefers tabs over spaces in Go code reviews.",
+    "The backend team prefers squash merges over rebases.",
+    "The staging database listens on port 5433, not the default 5432.",
+    "Omar drinks oat milk flat whites every morning.",
+    "The mobile team ships release candidates on Thursdays.",
+)
+
+
+def remember_subjects(store) -> None:  # type: ignore[no-untyped-def]
+    for content in SUBJECTS:
+        store.remember(tenant="t", scope="proj", content=content, kind="fact", observed_at=OLD, check_similar=False)
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    ("Does Priya want tabs or spaces?", 0),
+    ("Does Priya like tabs or spaces?", 0),
+    ("Does the backend team want squash merges?", 1),
+    ("which port does the staging DB listen on?", 2),
+    ("Does Omar drink oat milk flat whites?", 3),
+    ("When does the mobile team cut release candidates?", 4),
+])
+def test_a_subject_both_hold_opens_no_qualifier_before_the_verb(shared_store, question, wanted):
+    """A word both texts hold before two different words ("Priya want tabs" / "Priya prefers tabs", "staging
+    DB listen" / "staging database listens") is a subject and its verb, not a noun phrase qualified otherwise:
+    the memory still answers surely (the ask69 rule read them as qualifiers; CI of a87cdc1)."""
+    store, _ = shared_store(remember_subjects)
+    outcome = store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
+    assert outcome.hits and outcome.hits[0].memory.content == SUBJECTS[wanted]
+    assert outcome.hits[0].confidence >= SURE_CONFIDENCE, [(h.memory.content, h.confidence) for h in outcome.hits]
