@@ -27,7 +27,7 @@ from .query import (
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
 from .subjects import AUDIENCE_SPELLINGS, qualifying
-from .timewords import TimeRange
+from .timewords import TimeRange, names_as_times
 
 if TYPE_CHECKING:
     import numpy as np  # annotations; numpy is imported where vectors are used (docs/hooks.md#speed)
@@ -258,6 +258,9 @@ def gather(
         """The question's index terms ``memory``'s text (an acronym spelled out too) and its episode context hold."""
         if seq not in read_terms:
             own, context = terms.get(seq, (set(), set()))
+            person = names_as_times(words_query, memory.content or "")
+            if person is not None:  # "in August" holds no "August" of "What does August do?"
+                own = own - lexemes(content_words(query_chunks(person)))
             joined = spelled_out(question_words, memory.content or "")
             read_terms[seq] = (own | lexemes(content_words([[w.lower() for w in joined]])) if joined else own, context)
         return read_terms[seq]

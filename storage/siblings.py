@@ -216,12 +216,14 @@ def _uses(words: Words, word: str) -> set[str]:
 
 # Words opening a noun phrase: the word after one and before a noun names which ("the search outage").
 _DETERMINERS = frozenset("the a an my our your his her their its this that these those which what whose".split())
+_QUANTIFIERS = frozenset("all every each any some both".split())  # they open a noun phrase as a determiner does
 
 
 def _modifier(asked: Words, said: Words, first: int, have: set[str], wanted: set[str],
               typed: str | None) -> tuple[str, str] | None:
     """``(question word, memory word)``: the first word of a noun phrase of two or more words (after
-    one of ``_DETERMINERS``, or opening the memory) in each, the next word the same, the first
+    one of ``_DETERMINERS`` or ``_QUANTIFIERS``, after a verb both texts hold (:func:`_opens`), or opening
+    the memory) in each, the next word the same, the first
     words each only in its text ("the search outage" / "The checkout outage", "my brother's birthday" /
     "My sister's birthday"), unless two spellings of one word ("favorite" / "favourite") or the question's
     is ``typed``, the kind of thing it asks for, which the memory names ("which service listens" / "NFS
@@ -229,16 +231,34 @@ def _modifier(asked: Words, said: Words, first: int, have: set[str], wanted: set
     if sum(_content(w) and stem(w) not in have for w, _, _ in asked) != 1:
         return None  # a near miss holds every other word of the question
     heads: dict[str, str] = {}
+    verbs = _before_determiners(asked) | _before_determiners(said)
     for at, (word, _, _) in enumerate(said[:-1]):
-        if (at == first or at and said[at - 1][0] in _DETERMINERS) and stem(word) not in wanted and _phrase(said, at):
+        if (at == first or at and _opens(said[at - 1], verbs, wanted)) and stem(word) not in wanted \
+                and _phrase(said, at):
             heads.setdefault(stem(said[_noun(said, at)][0]), word)
     for at, (word, _, _) in enumerate(asked[:-1]):
         other = heads.get(stem(asked[_noun(asked, at)][0]))
-        if other is not None and at and asked[at - 1][0] in _DETERMINERS and word != typed \
+        if other is not None and at and _opens(asked[at - 1], verbs, have) and word != typed \
                 and stem(word) not in have \
                 and _phrase(asked, at) and not _spelled_alike(word, other):
             return word, other
     return None
+
+
+def _before_determiners(words: Words) -> set[str]:
+    """The stems of the content words written in lowercase before a determiner or quantifier in
+    ``words``: verbs taking an object ("reviews all ...", "owns the ...")."""
+    return {stem(w) for (w, _, written), (after, _, _) in zip(words, words[1:])
+            if written.islower() and _content(w) and (after in _DETERMINERS or after in _QUANTIFIERS)}
+
+
+def _opens(before: tuple[str, tuple[str, ...], str], verbs: set[str], other: set[str]) -> bool:
+    """Whether a noun phrase opens after the word ``before`` (an item of :data:`Words`): a determiner or
+    quantifier, or one of ``verbs`` (:func:`_before_determiners` of either text) that the ``other`` text
+    holds too, "reviews" of "who reviews frontend pull requests?" / "Mark reviews all infrastructure pull
+    requests"; not a subject both hold ("Does Priya want tabs" / "Priya prefers tabs": a verb follows)."""
+    word = before[0]
+    return word in _DETERMINERS or word in _QUANTIFIERS or stem(word) in verbs and stem(word) in other
 
 
 def _noun(words: Words, at: int) -> int:

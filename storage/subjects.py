@@ -14,6 +14,7 @@ from itertools import takewhile
 from .contradiction_words import stem
 from .query import ADVERBIAL, AUXILIARIES, STOP_WORDS
 from .siblings import MONTHS, SPEAKER, WEEKDAYS, Words, read_words, sibling
+from .timewords import names_as_times
 
 # Groups of people a rule, a budget or a benefit is for: one in place of another is another audience
 # ("the laptop budget for designers" / "... for engineers"). Each word and its plural.
@@ -60,9 +61,16 @@ _YEAR = re.compile(r"(?:1[89]|20)\d\d")  # a year of birth in digits
 def near_miss(question: str, content: str) -> tuple[str, str] | None:
     """``(question word, memory word)`` when ``content`` is about a sibling of what ``question`` names
     (``siblings.sibling``), about another person (:func:`another_person`) or group
-    (:func:`another_group`), or lacks the count or age asked (:func:`lacks_the_number`); None otherwise."""
+    (:func:`another_group`), names a person's name only as the time it also is (``timewords.names_as_times``:
+    "in August" for "What does August do?"), or lacks the count or age asked (:func:`lacks_the_number`); None
+    otherwise."""
     return sibling(question, content) or another_person(question, content) or another_group(question, content) \
-        or lacks_the_number(question, content)
+        or _a_time_for_a_name(question, content) or lacks_the_number(question, content)
+
+
+def _a_time_for_a_name(question: str, content: str) -> tuple[str, str] | None:
+    name = names_as_times(question, content)
+    return None if name is None else (name, name)
 
 
 def another_person(question: str, content: str) -> tuple[str, str] | None:

@@ -167,7 +167,11 @@ _RANGE_LEAD = frozenset({"between", "from"})
 _RANGE_JOIN = re.compile(r"\s*[-\u2013\u2014]\s*|\s+(?:and|to|until|till|through|thru)\s+", re.IGNORECASE)
 # Months that are also first names: alone, a month only after a word of ``_MONTH_LEAD`` other than
 # "the" and before no verb ("since May joined", "the May team").
-_NAME_MONTHS = frozenset("may june april august march jan".split())
+_NAME_MONTHS = frozenset("may june july april august march jan".split())
+# Times that are also first names, read as a name in a question (:func:`names_as_times`).
+_NAME_TIMES = re.compile(r"\b(?:%s|summer|autumn)\b" % "|".join(sorted(_NAME_MONTHS)), re.IGNORECASE)
+_DIGIT_AFTER = re.compile(r"\s*,?\s*\d")
+_DIGIT_BEFORE = re.compile(r"\d\s*$")
 # The word before a bare year that makes it a year ("in 2024", "Christmas 2024", "Q3 2024").
 _YEAR_LEAD = _MONTH_LEAD - {"the", "this", "last", "past", "previous"} | frozenset(
     "from year christmas easter thanksgiving halloween hanukkah diwali ramadan eid new q1 q2 q3 q4 h1 h2".split()
@@ -203,6 +207,34 @@ def _a_name(month: str, before: str, text: str, end: int) -> bool:
     a person ("the May team", "from May", "since May joined") though one of :data:`_MONTH_LEAD` may lead it."""
     return month.lower().rstrip(".") in _NAME_MONTHS and (
         before not in _MONTH_LEAD | _AHEAD_LEAD or before == "the" or _NAME_VERB.match(text, end) is not None)
+
+
+def names_as_times(question: str, text: str) -> str | None:
+    """A month or season that is also a first name (:data:`_NAME_TIMES`) which ``question`` writes as
+    someone's name ("What does August do?", "When does June start?", "Did Summer sign it?") and ``text``
+    only as a time ("The offsite is in August", "in early June", "on 3 August", "the summer release"), or
+    None: a text naming the person ("August is the new intern") or not the word at all names no other."""
+    for asked in _NAME_TIMES.finditer(question):
+        if asked.start() == 0 or not asked.group(0)[0].isupper() or not _a_name_in(question, asked):
+            continue
+        word = asked.group(0).lower()
+        said = [m for m in _NAME_TIMES.finditer(text) if m.group(0).lower() == word]
+        if said and not any(_a_name_in(text, m) for m in said):
+            return asked.group(0)
+    return None
+
+
+def _a_name_in(text: str, found: re.Match[str]) -> bool:
+    """Whether the month or season ``found`` in ``text`` may be a person: capitalised, with no day or year
+    beside it, and not after a word making it a time (:func:`_a_name`)."""
+    word = found.group(0)
+    if not word[0].isupper() or _DIGIT_AFTER.match(text, found.end()) \
+            or _DIGIT_BEFORE.search(text, max(0, found.start() - 4), found.start()):
+        return False  # "August 3", "3 August", "June, 2024"
+    before = _word_before(text, found.start())
+    lead = before.group(1).lower() if before else ""
+    return lead not in _MONTH_LEAD | _NAMED_LEAD \
+        or word.lower() in _NAME_MONTHS and _a_name(word, lead, text, found.end())
 
 
 _WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
@@ -387,10 +419,11 @@ def _word_before(text: str, end: int) -> re.Match[str] | None:
     return found
 
 
-def _whole_year(text: str) -> Said | None:
+def _whole_year(text: str, past: bool = False) -> Said | None:
     """What a memory's text must say to name the year ``text`` writes alone: any of its months (a year
-    ahead: "what is due in 2028?" and "expires 2028-03-14", "ends in 2028"), else None."""
-    return Said(frozenset(range(1, 13)), int(text)) if _YEAR.fullmatch(text) else None
+    ahead: "what is due in 2028?" and "expires 2028-03-14", "ends in 2028"), else None. A ``past`` year
+    only as the time of an event (:attr:`Said.past`)."""
+    return Said(frozenset(range(1, 13)), int(text), past=past) if _YEAR.fullmatch(text) else None
 
 
 def _month(name: str) -> int:
@@ -406,6 +439,9 @@ class Said:
     year: int | None = None
     day: int | None = None
     weekday: int | None = None
+    # A past year is named by a text only as when something happened ("In 1999 the company was founded",
+    # "founded in 1999"), not as the year a plan is for nor a bound ("our plan for 2026", "until 2026").
+    past: bool = False
 
     @classmethod
     def of(cls, expression: str) -> Said | None:
@@ -418,7 +454,9 @@ class Said:
         "Mondays"): not a longer one holding it ("Q3" names no August, as "in August" names no 15 August), nor
         a time without its year for a year asked (a year written alone only then: "due in 2028")."""
         year = len(self.months) == 12
-        for named, _ in _periods(text, years=year, deadlines=year):
+        for named, lead in _periods(text, years=year, deadlines=year and not self.past):
+            if self.past and lead in _NOT_ASKED | _AHEAD_LEAD:
+                continue
             if self.weekday is not None:
                 if named.weekday == self.weekday:
                     return True
@@ -993,6 +1031,8 @@ def _timed(text: str, moment: datetime, period: str, said: Said | None, latest: 
         return None if said is None else TimeRange(0, 0, text, said=said)
     if said is not None:  # a past March is that year's; a past Monday, one day no text names
         said = None if said.weekday is not None else replace(said, year=said.year or moment.year)
+    elif period == "year":
+        said = _whole_year(text, past=True)
     end = min(end, latest)
     return TimeRange(start, end, text, said=said, shown_end=min(end, now_ms))
 
