@@ -64,6 +64,7 @@ _DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::
            rf"|{_ISO_WEEK.pattern}(?!\s+of\s+(?!(?:19|20)\d\d))"
            rf"|{_DAY_ALONE.pattern}(?!\s*,\s*(?:a\s+)?{_WEEKDAY_ANY}\b|\s*\(|\s+(?:of\s+)?(?:{_MONTHS})\b)"
            rf"{_AFTER_DAY_WORD}")
+_TEXT_WEEK = re.compile(rf"\b(?:{_ISO_WEEK.pattern})\b")  # an ISO week a memory's text names
 _NUMERIC_DATE = re.compile(r"(\d{1,4})([-/.])(\d{1,2})[-/.](\d{1,4})")
 # Words after which a date in digits is a version ("build 2026.11.13", "version 13.11.2026"), not a day.
 _VERSION_LEAD = frozenset("version versions build builds release releases rev revision tag patch ver v".split())
@@ -433,12 +434,13 @@ def _month(name: str) -> int:
 @dataclass(frozen=True)
 class Said:
     """What a memory's text must say to name a time: one of ``months`` (1-12) of ``year`` (any
-    when None) on ``day`` (any when None), or the ``weekday`` (0 for Monday)."""
+    when None) on ``day`` (any when None), the ``weekday`` (0 for Monday), or ISO ``week`` of ``year``."""
 
     months: frozenset[int] = frozenset()
     year: int | None = None
     day: int | None = None
     weekday: int | None = None
+    week: int | None = None  # an ISO 8601 week of ``year`` (1-53)
     # A past year is named by a text only as when something happened ("In 1999 the company was founded",
     # "founded in 1999"), not as the year a plan is for nor a bound ("our plan for 2026", "until 2026").
     past: bool = False
@@ -453,6 +455,12 @@ class Said:
         """Whether ``text`` names this time or a time within it ("December", "2027-03-14", "14 March", "Q1",
         "Mondays"): not a longer one holding it ("Q3" names no August, as "in August" names no 15 August), nor
         a time without its year for a year asked (a year written alone only then: "due in 2028")."""
+        if self.week is not None:  # "week 32", "W32", "KW 32 2026", or a day of that week ("on 5 August")
+            return any(int(found[1]) == self.week and found[2] in (None, str(self.year))
+                       for found in _TEXT_WEEK.finditer(text)) or any(
+                named.day is not None and len(named.months) == 1 and _a_day(self.year, *named.months, named.day)
+                and datetime(self.year, *named.months, named.day).isocalendar()[:2] == (self.year, self.week)
+                for named, _ in _periods(text, years=False) if named.year in (None, self.year))
         year = len(self.months) == 12
         for named, lead in _periods(text, years=year, deadlines=year and not self.past):
             if self.past and lead in _NOT_ASKED | _AHEAD_LEAD:
@@ -1172,7 +1180,10 @@ def _in_digits(text: str, base: datetime, past: bool = False,
         monday = _iso_monday(year, number)
         if not week[2] and (monday is None or monday > base):
             monday = _iso_monday(year - 1, number)
-        return [] if monday is None else [(monday, "week", None)]
+        if monday is None:
+            return []
+        iso_year, iso_week, _ = monday.isocalendar()
+        return [(monday, "week", Said(year=iso_year, week=iso_week))]
     alone = _DAY_ALONE.fullmatch(text)
     if alone:
         day, months = int(alone[1]), base.year * 12 + base.month - 1
