@@ -98,8 +98,10 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             came = [c for c in came if not new.added.issuperset(c.split(" "))]
         # a value one text denies or ends and the other states is no change of one slot: "We no longer ship a 32-bit
         # build" / "The 64-bit build is shipped nightly" agree ("Don't deploy after 16:00" / "... 15:00" change)
-        gone = [g for g in gone if any(_denied(old, g) == _denied(new, c) for c in came)]
-        came = [c for c in came if any(_denied(old, g) == _denied(new, c) for g in olds if g not in news)]
+        was = {g: _denied(old, g) for g in olds if g not in news}
+        now = {c: _denied(new, c) for c in came}
+        gone = [g for g in gone if was[g] in now.values()]
+        came = [c for c in came if now[c] in was.values()]
         lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
         same = _same_name if kind == "name" else _same_host if kind == "ident" else None
         if same is not None and len(gone) * len(came) <= 64:
