@@ -13,9 +13,8 @@ from .contradiction_ending import ENDS
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, MEASURES, NUMBER_WORDS, PRONOUNS,
-                                  REPLACING,
-                                  SHORT, STOP, VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN,
-                                  _WHEN_KINDS, stem)
+                                  REPLACING, SHORT, STOP, VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP,
+                                  _WHEN, _WHEN_KINDS, stem)
 from .query import LABEL
 
 
@@ -325,9 +324,9 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     older among the newer's ("the billing service", not "billing" alone: "Now Bob is on the billing team" changes no
     owner of the billing service), or either has none (a pronoun leads: "We moved builds to Buildkite"), or it changes
     a number of a thing whose number the older holds (:func:`versioned`: "Upgraded Python from 3.11 to 3.12" / "The
-    service runs on Python 3.11"), or hands over what the older names (``_hands_over``: "Lena handed incident command to Raj" / "The
-    incident commander is Lena"). A value standing elsewhere than a subject does not count otherwise ("... through the
-    API" is no memory about the API)."""
+    service runs on Python 3.11"), or hands over what the older names (``_hands_over``: "Lena handed incident command
+    to Raj" / "The incident commander is Lena"). A value standing elsewhere than a subject does not count otherwise
+    ("... through the API" is no memory about the API)."""
     told = _by_clause(t for t in new.sequence
                       if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses)
     was = _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES)
@@ -434,6 +433,9 @@ def another_slot(old: _Read, new: _Read, akin: bool = False) -> bool:
         _counts_apart(old, was, new, norm) for was in old.values["number"]) for norm, kind in went)
 
 
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
 def _slot_kinds(read: _Read) -> set[str]:
     """The kinds of value ``read`` holds, and the kinds that fill the same slots as one of them: a host and a name
     (served "from cdn1.example.com" / "by Cloudflare"), a year read as a date and as a number (valid "until 2026" /
@@ -446,24 +448,23 @@ def _slot_kinds(read: _Read) -> set[str]:
     return kinds
 
 
-_YEAR = re.compile(r"(?:19|20)\d\d")
-
-
-# Words saying a rule: a duty ("must be rotated") or a recurrence ("every 90 days").
+# Words saying a rule: a duty ("must be rotated") or a recurrence ("every 90 days", "each year"; not "each team").
 _DUTY = frozenset("must should shall needs required".split())
 _EVERY = frozenset({"every", "each"})
 
 
 def rule_followed(older: str, old: _Read, new: _Read) -> bool:
     """Whether ``new`` reports a change going to no value (none but when it happened: "The wifi password was changed
-    yesterday") beside ``older`` (read as ``old``), a rule whose values, if any, are all its period or its subject: a duty or a recurrence ("The
-    password must be rotated every 90 days"). The change is one the rule asks for, not a value of it replaced; "was
-    changed to tiger99", "now every 60 days", "Backups run every night at 2:00" (a time besides the period) stay
-    changes."""
-    if new.targets or any(kind not in _WHEN_KINDS and found.keys() - new.subjects for kind, found in new.values.items()):
+    yesterday") beside ``older`` (read as ``old``), a rule whose values, if any, are all its period or its subject: a
+    duty or a recurrence ("The password must be rotated every 90 days"). The change is one the rule asks for, not a
+    value of it replaced; "was changed to tiger99", "now every 60 days", "Backups run every night at 2:00" (a time
+    besides the period) stay changes."""
+    if new.targets or any(kind not in _WHEN_KINDS and found.keys() - new.subjects
+                          for kind, found in new.values.items()):
         return False
     words = _words(older)
-    periods = {NUMBER_WORDS.get(words[at + 1], words[at + 1]) for at, w in enumerate(words[:-1]) if w in _EVERY}
+    periods = {NUMBER_WORDS.get(after, after) for w, after in zip(words, words[1:]) if w in _EVERY and (
+        NUMBER_WORDS.get(after, after).isdigit() or stem(after) in _WHEN or MEASURES.get(stem(after)) == "time")}
     return (bool(periods) or not _DUTY.isdisjoint(words)) and values_of(old) - old.subjects <= periods
 
 

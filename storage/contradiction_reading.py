@@ -14,8 +14,8 @@ from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lowe
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
                                   HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO, NEGATIONS, OWNING, PRONOUNS,
-                                  REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED,
-                                  _STATE_GROUP, _TO, Marks, Slots, region_us, stem)
+                                  REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS,
+                                  _ENDED, _STATE_GROUP, _TO, Marks, Slots, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -216,9 +216,9 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                 changes.append(f"{word} … {lowered[particle]}")
                 phrases.update((i, particle))
         if word == "handed" or i in moving and word in HANDING:
-            # what changes hands: its words and names up to "to" ("à" ...) or "over" ("handed over the team to"), or in the
-            # passive or after a role its clause's before it ("The pager was handed from Ana to Ben", "Ownership of
-            # the SDK went to Lena")
+            # what changes hands: its words and names up to "to" ("à" ...) or "over" ("handed over the team to"),
+            # or in the passive or after a role its clause's before it ("The pager was handed from Ana to Ben",
+            # "Ownership of the SDK went to Lena")
             first = j = i + 1 + (lowered[i + 1:i + 2] == ["over"])
             while j < len(slots) and lowered[j] not in TOWARD and lowered[j] != "over" and not marks[j - 1][1]:
                 j += 1
@@ -289,8 +289,8 @@ def _moves_value(slots: Slots, lowered: list[str], marks: Marks, i: int) -> bool
     passed to Carol", "Leadership of the search team went to Bob", "La responsabilité est passée à Nils")."""
     at = next((j for j in range(i + 2, min(len(slots), i + 4)) if slots[j][0] != "word"), None)
     after = at is not None and lowered[i + 1] in TOWARD and not any(marks[j][1] for j in range(i, at))
-    last = i > 1 and lowered[i - 2] in TOWARD and slots[i - 1][0] != "word" and not any(marks[j][1] for j in
-                                                                                       range(i - 2, i))
+    last = i > 1 and lowered[i - 2] in TOWARD and slots[i - 1][0] != "word" \
+        and not any(marks[j][1] for j in range(i - 2, i))
     if not (after or last):
         return False
     return lowered[i] not in HANDING or any(_ELIDED.sub("", lowered[k]) in ROLES and marks[k][2] == marks[i][2]

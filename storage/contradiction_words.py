@@ -58,22 +58,23 @@ class Moves(NamedTuple):
 # a person ("The bakery owner went to Lyon", "The club lead went to Denver"). German, French and Spanish as the day
 # names are read.
 MOVES = {
-    "en": Moves("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened shortened
-                doubled halved tripled""", "extended transferred", "passed went handed given fell",
+    "en": Moves("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened
+                shortened doubled halved tripled""", "extended transferred", "passed went handed given fell",
                 """ownership leadership responsibility responsibilities on-call oncall rotation role duty duties pager
                 maintainership stewardship command custody""", "to from by"),
     "de": Moves("verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt umgezogen",
                 "übertragen", "übergeben ging überging fiel",
                 """zuständigkeit verantwortung leitung rolle rufbereitschaft bereitschaft eigentümerschaft pflege
                 wartung betreuung""", "an auf zu bis von"),
-    "fr": Moves("""déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée augmenté augmentée
-                réduit réduite prolongé prolongée renommé renommée""",
+    "fr": Moves("""déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée
+                augmenté augmentée réduit réduite prolongé prolongée renommé renommée""",
                 "transféré transférée", "passé passée confié confiée remis remise",
                 "responsabilité propriété direction gestion astreinte rôle maintenance", "à au aux vers par de"),
     "es": Moves("""movido movida trasladado trasladada cambiado cambiada cambió aplazado aplazada pospuesto pospuesta
                 adelantado adelantada aumentado aumentada reducido reducida ampliado ampliada renombrado renombrada""",
                 "transferido transferida transfirió", "pasó pasada entregado entregada",
-                "responsabilidad propiedad dirección liderazgo guardia rol mantenimiento gestión", "a al hasta por de"),
+                "responsabilidad propiedad dirección liderazgo guardia rol mantenimiento gestión",
+                "a al hasta por de"),
 }
 MOVING, _MOVING_TO, HANDING, ROLES, TOWARD = (frozenset(w for moves in MOVES.values() for w in moves[at].split())
                                               for at in range(len(Moves._fields)))

@@ -44,6 +44,11 @@ def test_a_value_or_a_period_changed_still_contradicts(real_embedder, old, new):
     assert flagged(real_embedder, old, new) is not None
 
 
+def test_each_of_a_group_is_no_recurrence_and_a_change_of_it_still_contradicts():
+    assert disagreement("Metrics dashboards are built by each team.",
+                        "Dashboards are now owned by the observability team.") is not None
+
+
 def test_remember_and_recall_leave_the_rule_current_beside_a_reported_change(real_store: Store):
     older, newer, hits = pair_recalled(real_store, "The password must be rotated every 90 days.",
                                        "The wifi password was changed yesterday.", "How often must passwords rotate?")
