@@ -23,7 +23,7 @@ from .config_blocks import configure_other_things
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _denied, _differences,
                                     _ends_held, _moves_on, _numbered_apart, _parallel, _refilled, _reversed,
                                     _shares_subject, _swapped, another_slot, leaves_held, names_more,
-                                    numbered_apart, part_left)
+                                    numbered_apart, part_left, rule_followed)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
 from .contradiction_words import (ALIGNED, LEAVING, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE,
@@ -96,7 +96,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     if changes and another_slot(old, new):
         if names_more(old, new):
             return None
-        changes = []
+        # one slot where it names nothing more ("from cdn1.example.com" / "now served by Cloudflare")
+        changes = changes if not another_slot(old, new, akin=True) else []
     # a hand-over of something the older does not name changes none of its holders ("handed the report to Priya")
     changes = [w for w in changes if not w.startswith("handed") or not new.handed.isdisjoint(old.words)]
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
@@ -109,7 +110,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     kept = bool(held) and held < new.targets
     changed = changing and bool(added) and not new.addition and not _announced(old, new) \
         and _shares_subject(old, new, head=True) and not kept and not part_left(old, new) \
-        and not numbered_apart(old, new)
+        and not numbered_apart(old, new) and not rule_followed(older, old, new)
     if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)

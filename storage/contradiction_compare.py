@@ -12,9 +12,9 @@ from functools import lru_cache
 from .contradiction_ending import ENDS
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
-from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, MEASURES, PRONOUNS, REPLACING,
-                                  SHORT, STOP, VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN,
-                                  _WHEN_KINDS, stem)
+from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, MEASURES, NUMBER_WORDS, PRONOUNS,
+                                  REPLACING, SHORT, STOP, VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP,
+                                  _WHEN, _WHEN_KINDS, stem)
 from .query import LABEL
 
 
@@ -98,8 +98,10 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             came = [c for c in came if not new.added.issuperset(c.split(" "))]
         # a value one text denies or ends and the other states is no change of one slot: "We no longer ship a 32-bit
         # build" / "The 64-bit build is shipped nightly" agree ("Don't deploy after 16:00" / "... 15:00" change)
-        gone = [g for g in gone if any(_denied(old, g) == _denied(new, c) for c in came)]
-        came = [c for c in came if any(_denied(old, g) == _denied(new, c) for g in olds if g not in news)]
+        was = {g: _denied(old, g) for g in olds if g not in news}
+        now = {c: _denied(new, c) for c in came}
+        gone = [g for g in gone if was[g] in now.values()]
+        came = [c for c in came if now[c] in was.values()]
         lone = counted == (len(gone), len(came))  # one for one only when no value was set aside
         same = _same_name if kind == "name" else _same_host if kind == "ident" else None
         if same is not None and len(gone) * len(came) <= 64:
@@ -322,9 +324,9 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     older among the newer's ("the billing service", not "billing" alone: "Now Bob is on the billing team" changes no
     owner of the billing service), or either has none (a pronoun leads: "We moved builds to Buildkite"), or it changes
     a number of a thing whose number the older holds (:func:`versioned`: "Upgraded Python from 3.11 to 3.12" / "The
-    service runs on Python 3.11"), or hands over what the older names ("Lena handed incident command to Raj" / "The
-    incident commander is Lena"). A value standing elsewhere than a subject does not count otherwise ("... through the
-    API" is no memory about the API)."""
+    service runs on Python 3.11"), or hands over what the older names (``_hands_over``: "Lena handed incident command
+    to Raj" / "The incident commander is Lena"). A value standing elsewhere than a subject does not count otherwise
+    ("... through the API" is no memory about the API)."""
     told = _by_clause(t for t in new.sequence
                       if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses)
     was = _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES)
@@ -336,7 +338,15 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
     return any(2 * len(subject & had) > len(subject) for subject in told.values()) or \
         any(_in_order(subject, new.sequence, head) for subject in was.values()) or _replaces(old, new) \
-        or versioned(old, new) or not new.handed.isdisjoint(had)
+        or versioned(old, new) or _hands_over(old, new, had, was.values())
+
+
+def _hands_over(old: _Read, new: _Read, had: set[str], subjects: Iterable[set[str]]) -> bool:
+    """Whether the hand-over ``new`` says hands what ``old`` names (``had``: its words and subjects): a word of it
+    ("incident command" / "The incident commander is Lena"), or a whole subject of it ("Ownership of the SDK went to
+    Lena" / "The SDK is maintained by Omar"; not "the API docs" beside "The API gateway")."""
+    words = {t.key for t in old.sequence if t.kind == "word"}
+    return not (new.handed & had).isdisjoint(words) or any(subject <= new.handed for subject in subjects)
 
 
 def _replaces(old: _Read, new: _Read) -> bool:
@@ -406,20 +416,56 @@ def leaves_held(old: _Read, new: _Read) -> bool:
     return not (new.left | new.targets).isdisjoint(values_of(old) - owned) or versioned(old, new)
 
 
-def another_slot(old: _Read, new: _Read) -> bool:
+def another_slot(old: _Read, new: _Read, akin: bool = False) -> bool:
     """Whether the change ``new`` says is of a value in another slot than the ones ``old`` fills: ``old`` states
     values, ``new`` neither leaves nor goes to one of them, and it says it leaves a value of the kind it goes to
     ("from 8 to 12 characters" beside "Password reset emails expire after 1 hour"), or every value it goes to is of a
-    kind ``old`` holds none of, or a number counting another thing (:func:`_counts_apart`: "to 12 characters" /
-    "after 1 hour")."""
+    kind ``old`` holds none of (with ``akin``, nor one filling the same slots: :func:`_slot_kinds`), or a number
+    counting another thing (:func:`_counts_apart`: "to 12 characters" / "after 1 hour")."""
     if not values_of(old) or not (new.left | new.targets).isdisjoint(values_of(old)):
         return False
     kinds = {norm: kind for kind, found in new.values.items() for norm in found}
     went = [(norm, kinds[norm]) for norm in new.targets if norm in kinds]
     if any(kinds.get(norm) in {kind for _, kind in went} for norm in new.left - new.ended):
         return True
-    return bool(went) and all(kind not in old.values or kind == "number" and all(
+    held = _slot_kinds(old) if akin else set(old.values)
+    return bool(went) and all(kind not in held or kind == "number" and "number" in old.values and all(
         _counts_apart(old, was, new, norm) for was in old.values["number"]) for norm, kind in went)
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _slot_kinds(read: _Read) -> set[str]:
+    """The kinds of value ``read`` holds, and the kinds that fill the same slots as one of them: a host and a name
+    (served "from cdn1.example.com" / "by Cloudflare"), a year read as a date and as a number (valid "until 2026" /
+    extended "to 2028")."""
+    kinds = set(read.values)
+    if kinds & {"ident", "name"}:
+        kinds |= {"ident", "name"}
+    if any(_YEAR.fullmatch(norm) for norm in read.values.get("date", ())):
+        kinds.add("number")
+    return kinds
+
+
+# Words saying a rule: a duty ("must be rotated") or a recurrence ("every 90 days", "each year"; not "each team").
+_DUTY = frozenset("must should shall needs required".split())
+_EVERY = frozenset({"every", "each"})
+
+
+def rule_followed(older: str, old: _Read, new: _Read) -> bool:
+    """Whether ``new`` reports a change going to no value (none but when it happened: "The wifi password was changed
+    yesterday") beside ``older`` (read as ``old``), a rule whose values, if any, are all its period or its subject: a
+    duty or a recurrence ("The password must be rotated every 90 days"). The change is one the rule asks for, not a
+    value of it replaced; "was changed to tiger99", "now every 60 days", "Backups run every night at 2:00" (a time
+    besides the period) stay changes."""
+    if new.targets or any(kind not in _WHEN_KINDS and found.keys() - new.subjects
+                          for kind, found in new.values.items()):
+        return False
+    words = _words(older)
+    periods = {NUMBER_WORDS.get(after, after) for w, after in zip(words, words[1:]) if w in _EVERY and (
+        NUMBER_WORDS.get(after, after).isdigit() or stem(after) in _WHEN or MEASURES.get(stem(after)) == "time")}
+    return (bool(periods) or not _DUTY.isdisjoint(words)) and values_of(old) - old.subjects <= periods
 
 
 def names_more(old: _Read, new: _Read) -> bool:
@@ -466,8 +512,10 @@ def _in_order(subject: set[str], sequence: tuple[_Token, ...], head: bool = Fals
     """Whether the words of ``subject`` stand together in ``sequence`` ("the analytics replica", not "the
     analytics role ... on the ledger replica"); with ``head``, as the head of what they name there: no
     common word of a subject follows them in their clause ("the password", not "the password policy", which
-    names a policy)."""
-    keys = [t.key if t.subject or t.kind == "word" else "" for t in sequence]  # a value standing elsewhere: none
+    names a policy). A name counts with a word beside it ("the API gateway"), a value standing elsewhere alone not
+    ("... through the API")."""
+    worded = any(t.kind == "word" and t.key in subject for t in sequence)
+    keys = [t.key if t.subject or t.kind == "word" or worded and t.kind == "name" else "" for t in sequence]
     size = len(subject)
     return any(set(keys[i:i + size]) == subject and not (
         head and i + size < len(sequence) and sequence[i + size].subject and sequence[i + size].kind == "word"

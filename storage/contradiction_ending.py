@@ -125,6 +125,8 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
     def named(j: int, step: int) -> int:  # past the names in a row from ``j``, in one clause
         while 0 <= j < count and slots[j][0] in ("name", "ident") and not (step < 0 and marks[j][1]):
             j += step
+            if step > 0 and marks[j - 1][1]:  # "We dropped Jenkins; CI runs on ...": "CI" is not ended
+                break
         return j
 
     for i, word in enumerate(lowered):
@@ -137,6 +139,10 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
                 start += 1
             if not (marks[verb_end - 1][1] or start - verb_end and marks[start - 1][1]):  # no clause ends first
                 stop = named(start, 1)
+                # "We dropped Node 16", "... iOS 15": the version ends, not what it is of
+                of = stop if stop > start else start + (start < count and anchor[start] is not None)
+                if start < of < count and slots[of][0] == "number" and not marks[of - 1][1]:
+                    start, stop = of, of + 1
             if word in _ENDING_FOR and not (stop < count and not marks[stop - 1][1] and (
                     lowered[stop] == "for" or lowered[stop:stop + 2] in (["in", "favour"], ["in", "favor"]))):
                 stop = start
@@ -154,6 +160,9 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
                 start, stop = named(aux, -1) + 1, aux + 1
                 verb_end = i + size  # past the particle once (a phrase may hold it)
                 said = range(start, verb_end)
+                if start == stop and aux > 0 and slots[aux][0] == "number" and slots[aux - 1][0] == "name" \
+                        and not marks[aux - 1][1]:
+                    start, said = aux, range(aux - 1, verb_end)  # "Node 16 was dropped": the version ends
         if stop <= start or _bounded(lowered, anchor, marks, max(stop, verb_end)):
             continue
         after = max(stop, verb_end)

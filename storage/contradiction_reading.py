@@ -4,6 +4,7 @@ Cached: recall compares the same memories again and again."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -13,8 +14,8 @@ from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lowe
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
                                   HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO, NEGATIONS, OWNING, PRONOUNS,
-                                  REGIONS, REPLACING, ROLES, SHORT, STOP, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED,
-                                  _STATE_GROUP, _TO, Marks, Slots, region_us, stem)
+                                  REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS,
+                                  _ENDED, _STATE_GROUP, _TO, Marks, Slots, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -214,16 +215,18 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             if particle is not None and not any(marks[j][1] for j in range(i, particle)):
                 changes.append(f"{word} … {lowered[particle]}")
                 phrases.update((i, particle))
-        if word == "handed":  # what changes hands: its words up to "to" or "over" ("handed over the team to"), or
-            # in the passive its clause's before it ("The pager was handed from Ana to Ben")
+        if word == "handed" or i in moving and word in HANDING:
+            # what changes hands: its words and names up to "to" ("à" ...) or "over" ("handed over the team to"),
+            # or in the passive or after a role its clause's before it ("The pager was handed from Ana to Ben",
+            # "Ownership of the SDK went to Lena")
             first = j = i + 1 + (lowered[i + 1:i + 2] == ["over"])
-            while j < len(slots) and lowered[j] not in ("to", "over") and not marks[j - 1][1]:
+            while j < len(slots) and lowered[j] not in TOWARD and lowered[j] != "over" and not marks[j - 1][1]:
                 j += 1
             start = i
-            while start and lowered[i - 1] in PASSIVE and not marks[start - 1][1]:
+            while start and (lowered[i - 1] in PASSIVE or word != "handed") and not marks[start - 1][1]:
                 start -= 1
             handed.update(anchor[k] for k in (*range(start, i), *range(first, j))
-                          if slots[k][0] == "word" and anchor[k] is not None)
+                          if slots[k][0] in ("word", "name") and anchor[k] is not None)
         # "over" after "prefers": "prefers tabs over spaces" denies spaces as "rather than" does
         contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word] or \
             word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i]) or \
@@ -275,15 +278,22 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                  frozenset(handed), _added(slots, lowered, marks))
 
 
+_ELIDED = re.compile(r"^[a-z]['’]")  # an article joined to its noun: "l'astreinte"
+
+
 def _moves_value(slots: Slots, lowered: list[str], marks: Marks, i: int) -> bool:
-    """Whether the verb at slot ``i`` (one of ``MOVING_TO``) moves a value: "to", "from" or "by" and a value, or a word
-    and a value, follow it in its clause ("extended to 90 days", "extended to version 3.4"), and, for one of
-    ``HANDING``, a noun of a role (``ROLES``) stands among the six words before it in its sentence ("ownership passed
-    to Carol", "Leadership of the search team went to Bob")."""
+    """Whether the verb at slot ``i`` (one of ``MOVING_TO``) moves a value: a word of ``TOWARD`` ("to", "an", "à"
+    ...) and a value, or a word and a value, follow it in its clause ("extended to 90 days", "extended to version
+    3.4"), or a word of it and a value stand right before it, said last ("wurde an Nils übertragen"); and, for one
+    of ``HANDING``, a noun of a role (``ROLES``) stands among the six words before it in its sentence ("ownership
+    passed to Carol", "Leadership of the search team went to Bob", "La responsabilité est passée à Nils")."""
     at = next((j for j in range(i + 2, min(len(slots), i + 4)) if slots[j][0] != "word"), None)
-    if at is None or lowered[i + 1] not in ("to", "from", "by") or any(marks[j][1] for j in range(i, at)):
+    after = at is not None and lowered[i + 1] in TOWARD and not any(marks[j][1] for j in range(i, at))
+    last = i > 1 and lowered[i - 2] in TOWARD and slots[i - 1][0] != "word" \
+        and not any(marks[j][1] for j in range(i - 2, i))
+    if not (after or last):
         return False
-    return lowered[i] not in HANDING or any(lowered[k] in ROLES and marks[k][2] == marks[i][2]
+    return lowered[i] not in HANDING or any(_ELIDED.sub("", lowered[k]) in ROLES and marks[k][2] == marks[i][2]
                                             for k in range(max(0, i - 6), i))
 
 

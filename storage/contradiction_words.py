@@ -5,6 +5,7 @@ the sizes of a statement in words and the shapes of its tokens and slots; ``stem
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
 
@@ -36,24 +37,48 @@ ARROWS = frozenset({"->", "-->", "=>", "→", "⇒", "⟶", "➜", "➔"})
 # older's they leave or go to, or a number of the thing whose number the older holds (``contradiction_compare.
 # leaves_held``; not a cluster's node count, not Kibana's version beside Elasticsearch's).
 LEAVING = frozenset({"upgraded", "downgraded", "bumped", "pinned", "went from", "goes from"}) | ARROWS
-# Change verbs that move a value to another: "The backup was rescheduled to 04:30", "The limit was raised to 250"
-# (French, German and Spanish ones too, as the day names are read: "verschoben", "reportée", "aplazada"). Not
-# "extended": in conversation mostly a word of kinship ("my extended family": bench/contradiction_alarms.py), one
-# of ``MOVING_TO``.
-MOVING = frozenset("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened
-shortened doubled halved tripled verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt
-umgezogen déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée augmenté augmentée
-réduit réduite prolongé prolongée renommé renommée movido movida trasladado trasladada cambiado cambiada cambió
-aplazado aplazada pospuesto pospuesta adelantado adelantada aumentado aumentada reducido reducida ampliado
-ampliada renombrado renombrada""".split())
-# Verbs that move a value only where "to", "from" or "by" and a value follow them ("Log retention was extended to 90
-# days", "The database was transferred to db-07"; not "our extended family", "I went to the gym"), those of
-# ``HANDING`` only after a noun of a role too ("Billing service ownership passed to Carol"; ``contradiction_reading.
-# _moves_value``), not of a person ("The bakery owner went to Lyon", "The club lead went to Denver").
-HANDING = frozenset({"passed", "went", "handed", "given", "fell"})
-MOVING_TO = frozenset({"extended", "transferred"}) | HANDING
-ROLES = frozenset("""ownership leadership responsibility responsibilities on-call oncall rotation role duty duties
-pager maintainership stewardship command custody""".split())
+
+
+class Moves(NamedTuple):
+    """One language's words of a value moved (``MOVES``), each a space-separated string."""
+
+    moving: str  # verbs moving a value to another: "rescheduled", "verschoben", "reportée", "aplazada"
+    moving_to: str  # verbs moving one only beside a word of ``toward`` and a value: "extended to 90 days"
+    handing: str  # verbs moving one as those of ``moving_to`` do, after a noun of ``roles`` only: "went", "ging"
+    roles: str  # nouns of a role: "ownership", "Zuständigkeit", "responsabilité", "responsabilidad"
+    toward: str  # words before where the value goes or whence it comes: "to", "an", "à", "a"
+
+
+# Per language, the words of a value moved: verbs moving one ("The backup was rescheduled to 04:30", "The limit was
+# raised to 250"); verbs moving one only where a word of ``toward`` and a value follow them, or, said last in the
+# clause, stand right before them ("Log retention was extended to 90 days", "The database was transferred to db-07",
+# "Die Zuständigkeit wurde an Nils übertragen"; not "our extended family", "I went to the gym": "extended" in
+# conversation is mostly a word of kinship, bench/contradiction_alarms.py), those handing something over only after
+# a noun of a role too ("Billing service ownership passed to Carol"; ``contradiction_reading._moves_value``), not of
+# a person ("The bakery owner went to Lyon", "The club lead went to Denver"). German, French and Spanish as the day
+# names are read.
+MOVES = {
+    "en": Moves("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened
+                shortened doubled halved tripled""", "extended transferred", "passed went handed given fell",
+                """ownership leadership responsibility responsibilities on-call oncall rotation role duty duties pager
+                maintainership stewardship command custody""", "to from by"),
+    "de": Moves("verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt umgezogen",
+                "übertragen", "übergeben ging überging fiel",
+                """zuständigkeit verantwortung leitung rolle rufbereitschaft bereitschaft eigentümerschaft pflege
+                wartung betreuung""", "an auf zu bis von"),
+    "fr": Moves("""déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée
+                augmenté augmentée réduit réduite prolongé prolongée renommé renommée""",
+                "transféré transférée", "passé passée confié confiée remis remise",
+                "responsabilité propriété direction gestion astreinte rôle maintenance", "à au aux vers par de"),
+    "es": Moves("""movido movida trasladado trasladada cambiado cambiada cambió aplazado aplazada pospuesto pospuesta
+                adelantado adelantada aumentado aumentada reducido reducida ampliado ampliada renombrado renombrada""",
+                "transferido transferida transfirió", "pasó pasada entregado entregada",
+                "responsabilidad propiedad dirección liderazgo guardia rol mantenimiento gestión",
+                "a al hasta por de"),
+}
+MOVING, _MOVING_TO, HANDING, ROLES, TOWARD = (frozenset(w for moves in MOVES.values() for w in moves[at].split())
+                                              for at in range(len(Moves._fields)))
+MOVING_TO = _MOVING_TO | HANDING
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
                           "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned"}) | ARROWS | MOVING

@@ -582,7 +582,7 @@ def rank(
         older = c.through.get(seq)
         if older is not None:
             sure = through_confidence(sure, older, seq, first, lead, best_similarity, same_subject)
-        sure = max(capped(sure, c, seq, asked), capped(sure, c, seq, asked, heir[seq]) if seq in heir else 0.0)
+        sure = capped(sure, c, seq, asked, (seq, heir[seq]) if seq in heir else (seq,))
         if seq in outdated:  # possibly outdated: never sure, whether its newer is a hit or only named
             answered[outdated[seq]] = max(answered.get(outdated[seq], 0.0), sure)
             sure = min(sure, OUTDATED_CONFIDENCE)
@@ -608,18 +608,17 @@ def rank(
     return Ranking(best_first(ranked), not hits)
 
 
-def capped(sure: float, c: Candidates, seq: int, asked: str, topic: int | None = None) -> float:
+def capped(sure: float, c: Candidates, seq: int, asked: str, topics: tuple[int, ...]) -> float:
     """``sure``, the confidence of hit ``seq``, at most what a hit answering another question may be: its
     time's ceiling (:func:`time_capped`); else ``SIBLING_CONFIDENCE`` for a hit about a sibling of what
     ``asked`` names (``subjects.near_miss``), in a question naming what the store knows and asking of a word
     no memory holds (``c.unheard``: "indentation" of "what does Marcus prefer for indentation?") or holding
     no word of its topic (``c.off_topic``: "We decided to use PostgreSQL" for "which CI do we use?"). The
-    topic is read from memory ``topic`` when given (the older a newer outdates), the time always from
-    ``seq``. Each is a ceiling: the lowest applies."""
+    topic is read from each memory of ``topics`` (``seq``, and the older a newer outdates: capped only when
+    every one is off it), the time from ``seq`` alone. Each is a ceiling: the lowest applies."""
     sure = time_capped(sure, c, c.rows[seq], asked)
-    about = seq if topic is None else topic
-    if sure > SIBLING_CONFIDENCE and (c.unheard or about in c.off_topic or asked and near_miss(
-            asked, c.rows[about].content or "") is not None):
+    if sure > SIBLING_CONFIDENCE and all(c.unheard or about in c.off_topic or asked and near_miss(
+            asked, c.rows[about].content or "") is not None for about in topics):
         return SIBLING_CONFIDENCE
     return sure
 
