@@ -234,11 +234,8 @@ def said(role: str, language: str | None = None) -> str:
     verb = ((f"(?:[ \\t]*[:—–][ \\t]*|[ \\t]+(?:-[ \\t]+)?)(?:{changes})|" if changes else "")
             + (f"[ \\t]+[^\\s:=,;.!?()\\[\\]]+[ \\t]+(?:{after})|" if after else "")
             + f"[ \\t]+(?:{verb})|{verbless_change()}")
-    # between the word and the verb, a phrase saying whose (a preposition or a relative word and up to twelve words:
-    # "for the NAS", "that Tom set last week", "which we share with ops"), then perhaps a clause inserted whole, in
-    # brackets, between commas or between dashes ("the password for the NAS (ask Tom if it stops working) is X", "the
-    # password, which I changed yesterday, is X", "the password — the one Bob set — is X"), or a note after a comma
-    # ("password, prod: X")
+    # between the word and the verb: "for the NAS", "that Tom set last week", then perhaps "(ask Tom if it stops
+    # working)", ", which I changed yesterday,", " — the one Bob set —" or ", prod"
     phrase = f"[ \\t]+(?:{whose})(?:[ \\t]+|['’])[^\\s:=]+(?:[ \\t]+[^\\s:=]+){{0,11}}?"
     inserted = (f"[ \\t]*[(\\[][^()\\[\\]\\n]{{1,{_INSERTED_CHARS}}}[)\\]]"
                 f"|[ \\t]*,[ \\t]*[^\\s,:=()\\[\\]][^,:=\\n]{{0,{_INSERTED_CHARS}}}?,"
