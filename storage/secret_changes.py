@@ -31,6 +31,9 @@ _WORDS = r"(?:[ \t]+[^\s,;:.!?()\[\]{}]+?){0,6}?"  # up to six words (between a 
 _OLD = r"[^\s]+(?:[ \t]+[^\s]+)?(?:[ \t]+[^\s]+)?"
 _OLD_WORD = r"[^\s]+"
 _MARK = "(?:[ \\t]*[:=]|[ \\t]+[-–—])"  # what follows a label of the old or the new value ("old:", "new -")
+# What stands before an old value's label with no change's verb: ":", "(" or a space ("password: old X", "password (old:
+# X", "password old X")
+_OLD_LABELLED = "(?:[ \\t]*[:(][ \\t]*|[ \\t]+)"
 
 
 # The languages with change rows whose noun's modifier follows it ("mot de passe wifi", "contraseña wifi").
@@ -117,15 +120,19 @@ def bridges(langs: tuple[str, ...] | None = None) -> str:
 def verbless_change() -> str:
     """What stands between a word for password and a new value with no change's verb, as one alternation: after ":",
     a value and an arrow, each perhaps after its label ("pw: X → Y", "Passwort: alt X → neu Y"); after a space, a
-    value holding a digit or a symbol and an arrow ("router admin password hunter22 → Y"); a left arrow ("password ←
-    Y", "password <- Y"); the labels of every language around such an old value, after ":", "(" or a space, their
-    marks optional ("password: old X, new Y", "password (old: X, new: Y)", "Passwort alt X neu Y")."""
+    value holding a digit or a symbol and an arrow ("router admin password hunter22 → Y"), perhaps after one word
+    naming whose (then four characters or more: "hasło routera kot123 → Y"); a left arrow ("password ← Y", "password
+    <- Y"); the labels of every language around such an old value, after ":", "(" or a space, their marks optional
+    ("password: old X, new Y", "password (old: X, new: Y)", "Passwort alt X neu Y")."""
     old, new = _label("change-old", None, bare=True), _label("change-new", None, bare=True)
-    typed = "[^\\s]*[\\d!@#$%^&*?~+][^\\s]*"
-    labels = (f"|(?:[ \\t]*[:(][ \\t]*|[ \\t]+)(?:{words('change-old')}){_MARK}?[ \\t]+{_OPENS}{typed}"
+    mark = "[\\d!@#$%^&*?~+]"
+    typed = f"[^\\s]*{mark}[^\\s]*"
+    # (after a word, "password policy v2 → v3-draft" names versions)
+    typed_four = f"(?:[^\\s]{{3,}}{mark}|[^\\s]{{2}}{mark}[^\\s]|[^\\s]{mark}[^\\s]{{2}}|{mark}[^\\s]{{3}})[^\\s]*"
+    labels = (f"|{_OLD_LABELLED}(?:{words('change-old')}){_MARK}?[ \\t]+{_OPENS}{typed}"
               f"[ \\t]*[,;/]?[ \\t]*(?:{words('change-new')})")
     return (f"[ \\t]*:[ \\t]*{old}[ \\t]*{_OPENS}{_OLD_WORD}[ \\t]*(?:{ARROW}){new}"
-            f"|[ \\t]+{_OPENS}{typed}[ \\t]*(?:{ARROW}){new}"
+            f"|[ \\t]+(?:\\pL[^\\s:=,;.!?()\\[\\]]*[ \\t]+{_OPENS}{typed_four}|{_OPENS}{typed})[ \\t]*(?:{ARROW}){new}"
             f"|[ \\t]*[←⟵⇐⬅]|[ \\t]+<(?:-{{1,2}}|={{1,2}})" + labels)
 
 
@@ -256,8 +263,8 @@ def _old() -> tuple[Any, Any]:
                                  words("change-from-to"))))  # (read only after "from X": ``old_value``)
     leads = "|".join(filter(None, (words(role, lang) for lang in langs for role in ("change", "change-aux"))))
     named = f"{words('password')}|{words('password-strict')}|{words('password-tail')}"
-    # (a label alone, "alt X → neu Y", before a space)
-    labelled = f"[ \\t]*\\((?:{olds})\\)|[ \\t]+(?:{olds})(?:{_MARK}|(?=[ \\t]))"
+    # (a label alone, "alt X → neu Y", before a space; in brackets, "(old) X", or opening them, "(old: X")
+    labelled = f"[ \\t]*\\((?:{olds})\\)|{_OLD_LABELLED}(?:{olds})(?:{_MARK}|(?=[ \\t]))"
     return (re.compile(f"(?i)(?:[ \\t]+(?:{froms})(?P<from>))?(?:(?P<labelled>{labelled})[ \\t]*|[ \\t]+)"
                        f"{_OPENS}(?P<old>[^\\s\"'`“”‘’«»„]*[^\\s\"'`“”‘’«»„,;]){_CLOSES}"
                        f"(?:[ \\t]+(?:{tos})[ \\t]+|[ \\t]*(?P<arrow>{ARROW})[ \\t]*(?:(?:{news}){_MARK}?[ \\t]+)?"

@@ -59,9 +59,9 @@ _ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{
 _UNPLACED = r"[^\s\"'`/\\]{5,}[^\s\"'`/\\.,;:!?)\]]"
 # A password after its user ("admin:X", "admin / X"): not a path or a URL's rest ("login: https://x/y2").
 _PAIRED = r"[^\s\"'`/][^\s\"'`]{4,}[^\s\"'`.,;:!?)\]]"
-# Short words naming a Wi-Fi network's key after the network is named (a key of any kind when alone).
-_NETWORK_KEY = (r"key|code|pw|pass|psk|passphrase"
-                r"|schl[üu]ssel|cl[ée]|clave|chiave|chave|sleutel|klucz|kl[íi][čc]|ключ|код")
+# An aside inserted whole between a word for password and its verb (in brackets, between commas or dashes), in
+# characters: a sentence's length.
+_INSERTED_CHARS = 120
 # What digits after a word for password count when they are no password ("2024年", "8位", "4桁").
 _COUNTERS = "年月日桁位個个回号號時时分秒件人字円元歳岁%"
 # A value in quotes of any kind is a value whatever it holds ("correct horse battery staple").
@@ -205,14 +205,14 @@ def _alternatives_closed(part: str) -> bool:
 @functools.cache
 def said(role: str, language: str | None = None) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``, perhaps
-    a possessive or a label of the old or new value after it ("parola mea", "password nuevo"), perhaps a note in
-    brackets or after a comma ("password, prod: X"), a clause between commas or dashes ("password, as of Monday,
-    is X"), or a phrase saying whose (a preposition or a relative word, "that", "we", "used", and up to six
-    words), then a verb (perhaps then an adverb, "is currently", or ``:``; English's "was changed to", "will be",
-    "has been reset to"), ``'s``, ``'ll be`` (not after a word for a key: "the token's scope2 field"), or ``:``,
-    ``=``, ``:=``, an arrow, a dash (after a verb, ``:`` or ``=``, the value may start the next line); the prepositions
-    and verbs of English and of the languages that have a word of ``role`` (of ``language`` alone when
-    given)."""
+    a possessive or a label of the old or new value after it ("parola mea", "password nuevo"), perhaps a phrase
+    saying whose (a preposition or a relative word, "that", "we", "used", and up to twelve words), then perhaps an
+    aside in brackets, between commas or between dashes ("password for the NAS (ask Tom) is X", "password, as of
+    Monday, is X") or a note after a comma ("password, prod: X"), then a verb (perhaps then an adverb, "is
+    currently", or ``:``; English's "was changed to", "will be", "has been reset to"), ``'s``, ``'ll be`` (not after
+    a word for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb, ``:`` or
+    ``=``, the value may start the next line); the prepositions and verbs of English and of the languages that have
+    a word of ``role`` (of ``language`` alone when given)."""
     langs = dict.fromkeys(["en", *languages_of(role)])
     if language is not None:
         langs = {language: None}
@@ -234,10 +234,13 @@ def said(role: str, language: str | None = None) -> str:
     verb = ((f"(?:[ \\t]*[:—–][ \\t]*|[ \\t]+(?:-[ \\t]+)?)(?:{changes})|" if changes else "")
             + (f"[ \\t]+[^\\s:=,;.!?()\\[\\]]+[ \\t]+(?:{after})|" if after else "")
             + f"[ \\t]+(?:{verb})|{verbless_change()}")
-    # a clause between commas or dashes before the verb ("the password, which I changed yesterday, is X", "the
-    # password, as of Monday, is X", "the password — the one Bob set — is X")
-    clause = (r"|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,47}?,"
-              r"|[ \t]+(?:[—–]|--)[ \t]*[^—–\n]{1,48}?[ \t]*(?:[—–]|--)")
+    # between the word and the verb: "for the NAS", "that Tom set last week", then perhaps "(ask Tom if it stops
+    # working)", ", which I changed yesterday,", " — the one Bob set —" or ", prod"
+    phrase = f"[ \\t]+(?:{whose})(?:[ \\t]+|['’])[^\\s:=]+(?:[ \\t]+[^\\s:=]+){{0,11}}?"
+    inserted = (f"[ \\t]*[(\\[][^()\\[\\]\\n]{{1,{_INSERTED_CHARS}}}[)\\]]"
+                f"|[ \\t]*,[ \\t]*[^\\s,:=()\\[\\]][^,:=\\n]{{0,{_INSERTED_CHARS}}}?,"
+                f"|[ \\t]+(?:[—–]|--)[ \\t]*[^—–\\n]{{1,{_INSERTED_CHARS}}}?[ \\t]*(?:[—–]|--)"
+                r"|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?")
     # an adverb between the verb and the value ("is currently X", "is actually X"; the ``adverb`` rows)
     adverb = "|".join(filter(None, (words("adverb", lang) for lang in langs)))
     adverb = f"(?:[ \\t]+(?:{adverb}))?" if adverb else ""
@@ -263,8 +266,7 @@ def said(role: str, language: str | None = None) -> str:
                     + (f"(?:(?:{words('possessive', lang)})[ \\t]+)?" if words("possessive", lang) else "")
                     + f"(?:{words('verb', lang)})[ \\t]+"
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
-    return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named}){aged}(?:(?:[ \\t]+(?:{whose})" r"(?:[ \t]+|['’])[^\s:=]+(?:[ \t]+[^\s:=]+){0,5}?"
-            r"|[ \t]*[(\[][^()\[\]\n]{1,40}[)\]]|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?" f"{clause})?"
+    return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named}){aged}(?:(?:{phrase})?(?:{inserted})?"
             f"(?:(?:{verb}){adverb}"
             f"(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|{ARROW}|[:=—–])[ \\t]*{_NEXT_LINE}|[ \\t]+--?[ \\t]+)"
@@ -675,7 +677,7 @@ def named_sources() -> list[str]:
         # a Wi-Fi network or a router, then on its line a short word naming its key and the value: "wifi: SSID HomeNet,
         # key X", "The wifi network HomeNet uses key X", "WLAN HomeNet, Schlüssel X" (the word alone names no password)
         f"|{AFTER}(?:wi-?fi|wlan|wireless|ssid|hotspot|router)(?:[ \\t]*[:,;/]?[ \\t]+[^\\s,;:/]+){{0,6}}?"
-        f"[ \\t]*[,;:/]?[ \\t]+(?:(?:uses?|with|has|and)[ \\t]+(?:the[ \\t]+|a[ \\t]+)?)?(?:{_NETWORK_KEY})"
+        f"[ \\t]*[,;:/]?[ \\t]+(?:(?:uses?|with|has|and)[ \\t]+(?:the[ \\t]+|a[ \\t]+)?)?(?:{words('network-key')})"
         f"(?:[ \\t]*[:=]|[ \\t]+(?:is|was))?[ \\t]+{_QUOTE}?(?P<wifi_key>{_PAIRED})"
         f"|{AFTER}(?:creds|credentials?|logins?|logons?)[ \\t]*[:=][ \\t]*"
         f"[\"']?[^\\s:/%\"'=]+[\"']?[ \\t]+{_QUOTE}?(?P<spaced_pair>{_PAIRED}){_QUOTE}?{_ENDS}"
