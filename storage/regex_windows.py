@@ -20,11 +20,10 @@ def sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str
         anchor: re.Pattern[str] | None = None, lead: int = 0, runs: re.Pattern[str] | None = None) -> str:
     """``pattern.sub(repl, text)``, the same string. ``reach``: the characters past its start (look-aheads
     included) within which every start of a match of ``pattern`` shows one, each run of ``runs`` (a pattern of one
-    character class, ``+``) counted as one; ``anchor``: a pattern every match holds a
-    match of within ``lead`` characters of its start, no longer than ``reach`` or a run of one class (None: any
-    start). ``pattern`` matches no empty string. Each
-    search reads at most ``WINDOW + reach`` characters past where it starts, runs counted as one (a match itself
-    is read whole, as ``sub`` reads it)."""
+    character class, ``+``) counted as one; ``anchor``: a pattern every match holds a match of within ``lead``
+    characters of its start, each no longer than ``reach`` or a run of one class (None: any start). ``pattern``
+    matches no empty string. Each search reads at most ``WINDOW + reach`` characters past where it starts, runs
+    counted as one (a match itself is read whole, as ``sub`` reads it)."""
     pieces: list[str] = []
     at = pos = 0
     size = len(text)
@@ -38,11 +37,11 @@ def sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str
                 break
             pos = max(pos, near.start() - lead)
         trusted = end = pos + WINDOW  # a start up to here has all of its reach in the window
-        for _ in range(reach if end < size else 0):  # a run of ``runs`` counted as one character
-            run = runs.match(text, end) if runs is not None else None
-            end = run.end() if run is not None else end + 1
+        for _ in range(reach):  # a run of ``runs`` counted as one character
             if end >= size:
                 break
+            run = runs.match(text, end) if runs is not None else None
+            end = run.end() if run is not None else end + 1
         if end >= size:
             trusted = end = size
         found = pattern.search(text, pos, end)
