@@ -10,11 +10,12 @@ compiled, as a server's worker does), then ``secrets.find_secrets`` over each se
 keep), timed in CPU seconds, the best of ``--runs``; the trees alternate run by run. Prints µs per character for
 each set and tree, and this tree's over the other's.
 
-``--shapes``: instead, 256 KiB of each of ``SHAPES`` (the slow shapes of issue 25 §1.1 and
-``tests/test_secret_scan.py``), after a 16 KiB scan of the same shape (what a server's worker has compiled by then):
-the scan's CPU time and the longest a thread that sleeps 1 ms in a loop waited to wake meanwhile (the GIL held),
-each as a ratio to the same for 256 KiB of the evaluation texts' notes, scanned in the same run. Each tree in its
-own process, the best of ``--runs`` (each run a text of its own).
+``--shapes``: instead, 256 KiB of each of ``SHAPES`` (the slow shapes of issue 25 §1.1, ``tests/test_secret_scan.py``
+and ``tests/test_secret_gil.py``, which asserts what each call is handed, not its time), after a 16 KiB scan of the
+same shape (what a server's worker has compiled by then): the scan's CPU time and the longest a thread that sleeps
+1 ms in a loop waited to wake meanwhile (the GIL held), each as a ratio to the same for 256 KiB of the evaluation
+texts' notes, scanned in the same run. Each tree in its own process, the best of ``--runs`` (each run a text of its
+own).
 """
 
 from __future__ import annotations
@@ -33,12 +34,13 @@ NOTE_SIZES = (2048, 4096, 8192)
 SIZE = 256 * 1024
 SHAPES = ["_PASS", "password=", "Passwort ist ", "PASSWORD", "A_", "x", "password is ", "TOKEN_", "a1", "aws=",
           "contraseña", "AKIAQYLPMN5HFIQR7BZX\n", "password: Zq81kk\n", "K", "/", "eyJ", "密码：\n", "a  ",
+          "pass word ", "**Password:** ", "<b>x</b> ", "[x]: ", "## x\n", "\u0301\u0323\u0308",
           # the scripts, compatibility forms and marks of tests/test_secret_gil.py, and Arabic ligatures that NFKC
-          # writes in up to 18 characters each (U+FDFA)
+          # writes in up to 18 characters each (U+FDFA), alone and beside the marks' characters
           "我们今天讨论了新的部署流程，数据库的主机在维基里。", "今日の会議でデプロイ手順ｶﾀｶﾅについて話し合いました。",
           "오늘 회의에서 새로운 배포 절차에 대해 논의했습니다.", "วันนี้เราได้หารือเกี่ยวกับขั้นตอน", "ناقشنا اليوم عملية النشر الجديدة.",
           "\ufefb\ufdfa\ufe8d", "आज की बैठक में हमने क़ ख़ चर्चा की।", "🎉👍🏽👨‍👩‍👧‍👦🇵🇹 ", "a\u0301\u0323\u0308\u0300", "ｐａｓｓｗｏｒｄ ＡＢＣ１２３ ",
-          "\ufb01\ufb02\u2163\u3392\u32ff"]
+          "\ufb01\ufb02\u2163\u3392\u32ff", "\ufdfa", "\ufdfa: ", "\ufdfa<b>[x]: \"k\": #"]
 
 
 def _notes(texts: list[str]) -> list[str]:

@@ -33,27 +33,31 @@ def kept_across(older_scope: str, newer_scope: str) -> bool:
     return older_scope in (newer_scope, GLOBAL_SCOPE)
 
 
-def joined_ends(tx: Reader, tenant: str, pairs: set[Pair], new: set[Pair], now: int) -> set[Pair]:
-    """Pairs (older id, newer id) that join the ends of one chain of changes: among the memories ``pairs`` link
-    to those of ``new`` (at most ``LINKED_MAX``), each current end (the older of no pair; of the ``ENDS_JOINED``
-    latest observed) that contradicts the latest (``contradiction.contradicts``, the newer in meaning as
-    consolidation orders them). Each version of a fact is compared with its nearest few only, so a version no
-    later one had among them was left the end of a chain of its own, current and unmarked."""
-    from .contradiction import contradicts, newer_in_meaning
-    from .ranking import SAME_SUBJECT
-
+def linked(pairs: set[Pair], new: set[Pair]) -> set[str]:
+    """The ids ``pairs`` link to those of ``new`` (``new``'s own among them), at most ``LINKED_MAX``."""
     links: dict[str, set[str]] = {}
     for older, newer in pairs | new:
         links.setdefault(older, set()).add(newer)
         links.setdefault(newer, set()).add(older)
-    outdated = {older for older, _ in pairs | new}
     group, left = set(), [i for pair in new for i in pair]
     while left and len(group) < LINKED_MAX:
         at = left.pop()
         if at not in group:
             group.add(at)
             left += links.get(at, set()) - group
-    ends = sorted(group - outdated)
+    return group
+
+
+def joined_ends(tx: Reader, tenant: str, pairs: set[Pair], new: set[Pair], now: int) -> set[Pair]:
+    """Pairs (older id, newer id) that join the ends of one chain of changes: among the memories ``pairs`` link
+    to those of ``new`` (:func:`linked`), each current end (the older of no pair; of the ``ENDS_JOINED``
+    latest observed) that contradicts the latest (``contradiction.contradicts``, the newer in meaning as
+    consolidation orders them). Each version of a fact is compared with its nearest few only, so a version no
+    later one had among them was left the end of a chain of its own, current and unmarked."""
+    from .contradiction import contradicts, newer_in_meaning
+    from .ranking import SAME_SUBJECT
+
+    ends = sorted(linked(pairs, new) - {older for older, _ in pairs | new})
     if len(ends) < 2:
         return set()
     rows = tx.memories(tenant, ids=ends)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
 from .candidates import worded_near
-from .change_pairs import compared_scopes, joined_ends, kept_across
+from .change_pairs import Pair, compared_scopes, joined_ends, kept_across, linked
 from .contradiction import contradicts, disagreement, least_cosine, newer_in_meaning
 from .contradiction_words import ABBREVIATIONS
 from .ids import new_id
@@ -343,24 +343,57 @@ def scan(
             return
 
 
-def keep(tx: Writer, tenant: str, pairs: list[tuple[str, str]], now: int) -> None:
-    """Keep, in the write ``tx`` that found them (remember's, supersede's, a fill's), ``pairs`` of ids
-    disagreeing (each ordered older first in meaning, as :func:`scan` orders them:
-    ``contradiction.newer_in_meaning``) and those joining the ends of their chain
-    (``change_pairs.joined_ends``), beside the pairs the scans keep; the scan's mark is not moved.
-    A pair no longer both current is not kept. Raises Busy or StorageUnavailable."""
+# What deciding which pairs to keep reads (:func:`_seen`): the review pairs, the pairs both current, each memory of
+# their chain as (superseded by, forgotten at, content).
+_Seen = tuple[set[Pair], set[Pair], dict[str, tuple[str | None, int | None, str | None]]]
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The pairs :func:`keep` keeps, decided before its write (:func:`decide`), and what the decision read."""
+
+    pairs: frozenset[Pair]
+    seen: _Seen
+
+
+def _seen(tx: Reader, tenant: str, pairs: list[Pair]) -> _Seen:
+    """What deciding which of ``pairs`` to keep reads but the words and vectors: the review pairs, those of ``pairs``
+    both current, and each memory of their chain (``change_pairs.linked``) as (superseded by, forgotten, content)."""
+    reviewed = set(tx.review_pairs(tenant))
     members = tx.memories(tenant, ids=sorted({i for p in pairs for i in p})).values()
     rows = {m.id for m in members if _unchanged(m)}
     ordered = {(a, b) for a, b in pairs if a in rows and b in rows}
-    if ordered:
-        ordered |= joined_ends(tx, tenant, set(tx.review_pairs(tenant)), ordered, now)
-        tx.change_review_pairs(tenant, ordered, set(), PAIRS_KEPT)
+    chain = tx.memories(tenant, ids=sorted(linked(reviewed, ordered))).values() if ordered else []
+    return reviewed, ordered, {m.id: (m.superseded_by, m.forgotten_at, m.content) for m in chain}
+
+
+def decide(tx: Reader, tenant: str, pairs: list[Pair], now: int) -> Kept:
+    """Which of ``pairs`` of ids disagreeing (each ordered older first in meaning, as :func:`scan` orders them:
+    ``contradiction.newer_in_meaning``) to keep for review: those still both current, and the pairs joining the
+    ends of their chain (``change_pairs.joined_ends``). Reads only: a write's lock need not be held."""
+    seen = reviewed, ordered, _ = _seen(tx, tenant, pairs)
+    return Kept(frozenset(ordered | joined_ends(tx, tenant, reviewed, ordered, now) if ordered else ()), seen)
+
+
+def keep(tx: Writer, tenant: str, pairs: list[Pair], now: int, kept: Kept | None = None) -> None:
+    """Keep, in the write ``tx`` (remember's, supersede's, :func:`note`'s), the pairs :func:`decide` keeps of
+    ``pairs``, beside the pairs the scans keep; the scan's mark is not moved. ``kept``: decided before the write,
+    decided again here when the write reads other review pairs or members than it did (a change between).
+    Raises Busy or StorageUnavailable."""
+    if kept is None or _seen(tx, tenant, pairs) != kept.seen:
+        kept = decide(tx, tenant, pairs, now)
+    if kept.pairs:
+        tx.change_review_pairs(tenant, set(kept.pairs), set(), PAIRS_KEPT)
 
 
 def note(store: Store, tenant: str, pairs: list[tuple[str, str]]) -> None:
-    """:func:`keep` ``pairs`` in a write of their own. Raises Busy or StorageUnavailable."""
+    """:func:`keep` ``pairs`` in a write of their own, decided in a read before it. Raises Busy or
+    StorageUnavailable."""
+    now = store.clock()
+    with store.backend.read(tenant) as tx:
+        kept = decide(tx, tenant, pairs, now)
     with store.backend.write(tenant) as tx:
-        keep(tx, tenant, pairs, store.clock())
+        keep(tx, tenant, pairs, now, kept)
 
 
 def compare_filled(store: Store, filled: list[Memory]) -> None:

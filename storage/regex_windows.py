@@ -19,25 +19,31 @@ WINDOW = 2048
 def sub(pattern: re.Pattern[str], text: str, repl: Callable[[re.Match[str]], str], reach: int,
         anchor: re.Pattern[str] | None = None, lead: int = 0, runs: re.Pattern[str] | None = None) -> str:
     """``pattern.sub(repl, text)``, the same string. ``reach``: the characters past its start (look-aheads
-    included) within which every start of a match of ``pattern`` shows one, a run of ``runs`` (a pattern of one
-    character class, ``+``) and the character after it counted as one; ``anchor``: a pattern every match holds a
-    match of within ``lead`` characters of its start (None: any start). ``pattern`` matches no empty string. Each
-    search reads at most ``WINDOW + reach`` characters past where it starts, and the run of ``runs`` at the
-    window's end (a match itself is read whole, as ``sub`` reads it)."""
+    included) within which every start of a match of ``pattern`` shows one, each run of ``runs`` (a pattern of one
+    character class, ``+``) counted as one; ``anchor``: a pattern every match holds a match of within ``lead``
+    characters of its start, each no longer than ``reach`` or a run of one class (None: any start). ``pattern``
+    matches no empty string. Each search reads at most ``WINDOW + reach`` characters past where it starts, runs
+    counted as one (a match itself is read whole, as ``sub`` reads it)."""
     pieces: list[str] = []
     at = pos = 0
     size = len(text)
     while pos < size:
         if anchor is not None:
-            near = anchor.search(text, pos)
+            near, look = None, pos
+            while near is None and look < size:  # a window at a time, each an anchor's start and reach
+                near = anchor.search(text, look, look + WINDOW + reach)
+                look += WINDOW + 1
             if near is None:
                 break
             pos = max(pos, near.start() - lead)
-        end = min(size, pos + WINDOW + reach)
-        trusted = end if end == size else end - reach  # a start up to here has all of its reach in the window
-        run = runs.match(text, end - 1) if runs is not None and end < size else None
-        if run is not None:  # the window never ends inside a run: its start shows only with the whole of it
-            end = min(size, run.end() + 1)
+        trusted = end = pos + WINDOW  # a start up to here has all of its reach in the window
+        for _ in range(reach):  # a run of ``runs`` counted as one character
+            if end >= size:
+                break
+            run = runs.match(text, end) if runs is not None else None
+            end = run.end() if run is not None else end + 1
+        if end >= size:
+            trusted = end = size
         found = pattern.search(text, pos, end)
         if found is None or found.start() > trusted:
             pos = trusted + 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+from collections.abc import Callable
 
 from . import regex_windows, unicode_windows
 from .secret_documents import PROPERTIES, block_scalar_lines, parsed, structured
@@ -134,6 +135,24 @@ _CJK_LABEL = re.compile(r"[【〔「『《〈]([^【】〔〕「」『』《》�
 _CJK_NOTE = re.compile(r"(?<=[^\x00-\u024f])[ \t]*[(（][^()（）\n]{1,20}[)）](?=[ \t]*[:：])")
 
 
+# For :func:`_sub`: the characters past a start within which a match of each shows one, a run of spaces and tabs
+# counted as one (a bracket's or a tag's text counted whole), and where each can start (None: anywhere).
+_BLANKS = re.compile(r"[ \t]+")
+_WINDOWED: dict[re.Pattern[str], tuple[int, re.Pattern[str] | None]] = {
+    _TAG: (221, re.compile("<")), _LINK: (64, re.compile(r"\[")), _HEADING: (8, None),
+    _YAML_TAG: (36, re.compile(":")), _JSON_KEY: (45, re.compile("[\"']")), _SPACES: (2, _BLANKS),
+    _SPLIT_WORD: (12, re.compile("(?i)pass")), _CJK_NOTE: (25, None), _CJK_LABEL: (45, re.compile("[【〔「『《〈\\[]")),
+    _BROKEN_NAME: (17, re.compile("(?i)api|access|secret|private|auth|pass"))}
+
+
+def _sub(pattern: re.Pattern[str], repl: str | Callable[[re.Match[str]], str], text: str) -> str:
+    """``pattern.sub(repl, text)`` in bounded windows (``regex_windows.sub``, ``_WINDOWED``): NFKC writes a character
+    in up to 18 (U+FDFA), so the text read here may be many times as long as the one checked."""
+    reach, anchor = _WINDOWED[pattern]
+    written = repl if callable(repl) else lambda match: match.expand(repl)
+    return regex_windows.sub(pattern, text, written, reach, anchor, 0, _BLANKS)
+
+
 def _entities(text: str) -> str:
     return "\n".join(_WHITE.sub(" ", html.unescape(line)) if "&" in line else line for line in text.split("\n"))
 
@@ -168,17 +187,17 @@ def unmarked(text: str) -> str:
         text = _html_cells(_INPUT.sub(_input_field, text))
         if "</" in text:
             text = _XML_LEAF.sub(r" \1: \2 ", _XML_OPEN.sub(_xml_open, _XML_PARENT.sub(_xml_parent, text)))
-        text = _TAG.sub(" ", text)
+        text = _sub(_TAG, " ", text)
     if "[" in text:
-        text = _LINK.sub(r"\1", text)
+        text = _sub(_LINK, r"\1", text)
     if "#" in text or "h" in text:
-        text = _HEADING.sub("", text)
+        text = _sub(_HEADING, "", text)
     if ":" in text:
-        text = _YAML_TAG.sub(r"\1", _BLOCK.sub(r"\1", text))
+        text = _sub(_YAML_TAG, r"\1", _BLOCK.sub(r"\1", text))
         if '"' in text or "'" in text:
-            text = _JSON_KEY.sub(r"\2\3", text)
+            text = _sub(_JSON_KEY, r"\2\3", text)
     text = regex_windows.sub(_MARKS, text, lambda _: "", _MARKS_REACH, _MARK, 0, _MARK_RUN)
-    text = _BROKEN_NAME.sub(r"\n\1 \2", _SPLIT_WORD.sub(r"\1\2", _SPACES.sub(" ", text)))
+    text = _sub(_BROKEN_NAME, r"\n\1 \2", _sub(_SPLIT_WORD, r"\1\2", _sub(_SPACES, " ", text)))
     if not text.isascii():
-        text = _CJK_LABEL.sub(lambda m: f"{m.group(1) or m.group(2)}: ", _CJK_NOTE.sub("", text))
+        text = _sub(_CJK_LABEL, lambda m: f"{m.group(1) or m.group(2)}: ", _sub(_CJK_NOTE, "", text))
     return structured(text, found, block)

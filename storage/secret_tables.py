@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .regex_cover import cover, indexed
+
+log = logging.getLogger(__name__)
+
 
 def packaged(name: str) -> str:
     """The text of the data file ``name`` installed beside this module (as ``embeddings`` finds the
@@ -86,13 +90,21 @@ def covers(sources: list[str]) -> dict[str, Any]:
 
 
 def packaged_covers(name: str, sources: list[str]) -> dict[str, Any]:
-    """:func:`covers` of ``sources``, from the packaged file ``name`` when it was written for them, else
-    computed (never a stale copy)."""
+    """:func:`covers` of ``sources``, from the packaged file ``name`` when it was written for them, else computed
+    (never a stale copy) with a warning naming the file: each process then computes them, seconds at its first
+    check (the callers keep the answer, so the warning comes once a process)."""
+    digest = _sources_digest(sources)
     try:
         kept: dict[str, Any] = json.loads(packaged(name))
     except FileNotFoundError:
         kept = {"sources": None}
-    return kept if kept["sources"] == _sources_digest(sources) else covers(sources)
+    if kept["sources"] == digest:
+        return kept
+    log.warning("%s %s: its covers are computed at each start instead (write it again: "
+                "tests/test_secret_named_prefilter.py says how)", name,
+                "is missing" if kept["sources"] is None else f"was written for other patterns ({kept['sources']}, "
+                                                             f"the patterns now {digest})")
+    return covers(sources)
 
 
 def _sources_digest(sources: list[str]) -> str:

@@ -159,8 +159,8 @@ def bare(text: str) -> str:
     ``\u212a`` reads ``K``), dashes as ``-`` and U+2017 as ``_`` (``_DASHES``), without any code point of ``_IGNORABLE``.
     What the credential check also scans; linear in the text's length, each call in windows
     (``unicode_windows``)."""
-    if text.isascii():
-        return _ASCII_IGNORABLE.sub("", unicodedata.normalize("NFKC", text))
+    if text.isascii():  # NFKC leaves every ASCII character as it is
+        return _ASCII_IGNORABLE.sub("", text)
     ignorable = unicode_pattern(_IGNORABLE)
     # before NFKC (which takes U+2017 apart) and after it (which makes U+FE58 an em dash)
     normal = unicode_windows.normalize("NFKC", unicode_windows.translate(text, _DASHES))

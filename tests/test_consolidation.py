@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -692,6 +693,49 @@ def test_review_keeps_the_pairs_of_the_newest_newer_memories_up_to_its_limit(sto
     assert kept(store) == sorted([(m[0], m[1]), (m[0], m[2]), (m[1], m[2]), (m[0], m[3])][-most:])
     assert [(o, n) for o, n, _ in store.review("a", ["proj"]).contradictions] == kept(store)
     assert kept(store, "b") == [(other[0], other[1])]
+
+
+def test_note_decides_the_pairs_joining_a_chains_ends_before_its_write(store, clock, monkeypatch):
+    m = facts(store, clock)
+    consolidation.note(store, "a", [(m[0], m[1])])
+    writing, joined = [False], []
+    real_write, real_joined = store.backend.write, consolidation.joined_ends
+
+    @contextmanager
+    def write(tenant):  # type: ignore[no-untyped-def]
+        writing[0] = True
+        try:
+            with real_write(tenant) as tx:
+                yield tx
+        finally:
+            writing[0] = False
+
+    monkeypatch.setattr(store.backend, "write", write)
+    monkeypatch.setattr(consolidation, "joined_ends", lambda *args: joined.append(writing[0]) or real_joined(*args))
+    consolidation.note(store, "a", [(m[1], m[2])])
+    assert joined == [False] and set(kept(store)) >= {(m[0], m[1]), (m[1], m[2])}
+
+
+@pytest.mark.parametrize("change", ["forget the newer", "supersede the older"])
+def test_a_change_between_notes_read_and_its_write_is_read_again_in_the_write(store, db, clock, monkeypatch, change):
+    m = facts(store, clock)
+    consolidation.note(store, "a", [(m[0], m[1])])
+    real = store.backend.write
+
+    def racing(tenant):  # type: ignore[no-untyped-def]
+        other = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+        try:  # another process, after note's read and before its write
+            if change == "forget the newer":
+                other.forget(tenant="a", id=m[2])
+            else:
+                other.supersede(tenant="a", id=m[1], content="The billing service listens on port 9000.")
+        finally:
+            other.close()
+        return real(tenant)
+
+    monkeypatch.setattr(store.backend, "write", racing)
+    consolidation.note(store, "a", [(m[1], m[2])])
+    assert kept(store) == [(m[0], m[1])]  # the pair of a memory no longer current is not kept
 
 
 def test_a_database_keeping_the_pairs_in_its_review_setting_moves_them_to_rows(backend, db, clock):

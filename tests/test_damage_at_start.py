@@ -21,31 +21,19 @@ import anyio
 import httpx2
 import pytest
 from conftest import SERVE, server_env
-from httpwire import HttpServer, client, free_port, new_key
+from damaged_files import DAMAGED, PAGE, calls, fleet_file
+from httpwire import HttpServer, free_port
 from wire import StdioServer
 
 from memvault.storage.embeddings import Embedder
-from memvault.storage.store import Store
 
 pytestmark = pytest.mark.slow
-PAGE = 4096  # SQLite's default page size, memvault's
-DAMAGED = "the database file is damaged"
 OPEN_FAILED = f"cannot be opened: {DAMAGED}"  # the log's line, once
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> tuple[Path, str]:
-    """A closed file of 300 memories of tenant acme (about 250 pages) and a key of acme."""
-    db = tmp_path_factory.mktemp("template") / "m.db"
-    key = new_key(db, "acme")
-    store = Store(db, real_embedder)
-    try:
-        for i in range(300):
-            store.remember(tenant="acme", scope="default",
-                           content=f"Host {i} of the fleet runs service svc-{i} on rack {i % 17}, owner team-{i % 7}.")
-    finally:
-        store.close()
-    return db, key
+    return fleet_file(tmp_path_factory.mktemp("template"), real_embedder)
 
 
 def _written(offset: Callable[[int], int], data: bytes) -> Callable[[Path], None]:
@@ -148,14 +136,6 @@ def test_a_team_server_started_on_a_file_it_cannot_open_is_not_ready_because_dam
     assert "Traceback" not in log and log.count(OPEN_FAILED) == 1 and str(db) in log, log
 
 
-async def _calls(server: HttpServer, key: str) -> list[tuple[bool, str]]:
-    """(is_error, text) of a recall and of a remember over the SDK's streamable HTTP client."""
-    async with client(server.url, key) as c:
-        recalled = await c.call_tool("recall", {"query": "which host runs svc-42"})
-        remembered = await c.call_tool("remember", {"content": "The printer on floor 3 is out of toner."})
-    return [(recalled.is_error, recalled.content[0].text), (remembered.is_error, remembered.content[0].text)]
-
-
 @pytest.mark.parametrize("damage", READ_FAILS.values(), ids=READ_FAILS)
 def test_a_team_server_started_on_a_file_damaged_in_its_pages_refuses_writes_and_says_damaged(
         tmp_path: Path, template: tuple[Path, str], damage: Callable[[Path], None]) -> None:
@@ -163,7 +143,7 @@ def test_a_team_server_started_on_a_file_damaged_in_its_pages_refuses_writes_and
     server = HttpServer(db, logs=tmp_path, ready=False)
     try:
         found = _settled(server, past=("opening", "ready"))  # the check at start found the damage
-        (recall_failed, recall_text), (remember_failed, remember_text) = anyio.run(_calls, server, template[1])
+        (recall_failed, recall_text), (remember_failed, remember_text) = anyio.run(calls, server, template[1])
         after = _health(server)
         log = server.log()
     finally:

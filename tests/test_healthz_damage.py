@@ -16,31 +16,19 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
-from httpwire import HttpServer, client, new_key
+from damaged_files import DAMAGED, PAGE, calls, fleet_file
+from httpwire import HttpServer
 from sqlite_raw import overwrite_pages
 
 from memvault.server.http import PROBE_CACHE_S
 from memvault.storage.embeddings import Embedder
-from memvault.storage.store import Store
 
 pytestmark = pytest.mark.slow
-PAGE = 4096  # SQLite's default page size, memvault's
-DAMAGED = "the database file is damaged"
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> tuple[Path, str]:
-    """A closed file of 300 memories of tenant acme (about 250 pages) and a key of acme."""
-    db = tmp_path_factory.mktemp("template") / "m.db"
-    key = new_key(db, "acme")
-    store = Store(db, real_embedder)
-    try:
-        for i in range(300):
-            store.remember(tenant="acme", scope="default",
-                           content=f"Host {i} of the fleet runs service svc-{i} on rack {i % 17}, owner team-{i % 7}.")
-    finally:
-        store.close()
-    return db, key
+    return fleet_file(tmp_path_factory.mktemp("template"), real_embedder)
 
 
 def _cut_to(fraction: float) -> Callable[[Path], None]:
@@ -83,14 +71,6 @@ def _keyword_index_overwritten(db: Path) -> None:
     overwrite_pages(db, "memories_fts_1_data")
 
 
-async def _calls(server: HttpServer, key: str, n: int) -> tuple[tuple[bool, str], tuple[bool, str]]:
-    """(is_error, text) of a recall and of a remember over the SDK's streamable HTTP client."""
-    async with client(server.url, key) as c:
-        recalled = await c.call_tool("recall", {"query": f"which host runs svc-{40 + n}"})
-        remembered = await c.call_tool("remember", {"content": f"The printer on floor {n} is out of toner."})
-    return (recalled.is_error, recalled.content[0].text), (remembered.is_error, remembered.content[0].text)
-
-
 def _health(server: HttpServer) -> httpx2.Response:
     return httpx2.get(f"{server.base}/healthz", timeout=30)
 
@@ -117,7 +97,7 @@ def test_healthz_is_not_ready_from_the_first_look_after_a_call_met_the_damage(
     shutil.copy(template[0], db)
     server = HttpServer(db, logs=tmp_path)
     try:
-        (recall_failed, _), (remember_failed, _) = anyio.run(_calls, server, template[1], 0)
+        (recall_failed, _), (remember_failed, _) = anyio.run(calls, server, template[1], 0)
         assert not recall_failed and not remember_failed
         if damage in CLOSED:
             server.close()
@@ -138,7 +118,7 @@ def test_healthz_is_not_ready_from_the_first_look_after_a_call_met_the_damage(
                 assert refused.json()["error_description"].startswith(DAMAGED), refused.text
                 looks.append(((True, refused.text), (True, refused.text), _health(server)))
                 continue
-            recalled, remembered = anyio.run(_calls, server, template[1], n)
+            recalled, remembered = anyio.run(calls, server, template[1], n)
             looks.append((recalled, remembered, _health(server)))
         log = server.log()
     finally:
@@ -172,7 +152,7 @@ def test_a_busy_sound_server_stays_ready(tmp_path: Path, template: tuple[Path, s
 
         async def caller(first: int) -> None:
             for n in range(first, first + 8):
-                done.extend(await _calls(server, template[1], n))
+                done.extend(await calls(server, template[1], n))
 
         async def prober() -> None:
             for _ in range(20):

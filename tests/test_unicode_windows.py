@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import random
 import sys
-import threading
-import time
 import unicodedata
-from collections.abc import Callable
 
 import pytest
+from handed import handed, over
 
 from memvault.storage import secret_documents, secrets, unicode_windows, validate
 from memvault.storage.regex_windows import WINDOW
@@ -88,38 +86,7 @@ def test_the_readings_of_a_long_text_are_those_of_whole_text_calls(seed: int) ->
         assert validate.visible(text) == text.translate(validate._INVISIBLE)
 
 
-def _worst_hold(call: Callable[[], object]) -> tuple[float, float]:
-    """(the longest a thread sleeping 1 ms in a loop waited to wake while ``call()`` ran, the seconds it ran)."""
-    worst, done = [0.0], threading.Event()
-
-    def sleeper() -> None:
-        while not done.is_set():
-            start = time.perf_counter()
-            time.sleep(0.001)
-            worst[0] = max(worst[0], time.perf_counter() - start - 0.001)
-
-    thread = threading.Thread(target=sleeper)
-    thread.start()
-    time.sleep(0.01)
-    worst[0] = 0.0
-    start = time.perf_counter()
-    try:
-        call()
-    finally:
-        took = time.perf_counter() - start
-        done.set()
-        thread.join()
-    return worst[0], took
-
-
-def _python_for(seconds: float) -> None:
-    """Python's own bytecode for ``seconds``: the interpreter hands the GIL over at each switch interval."""
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        pass
-
-
-SIZE = 256 * 1024
+SIZE = 16 * WINDOW  # a whole-text call is handed 8 times what a window may be
 # Each held the GIL in one call of unicodedata.normalize, str.translate or libyaml over the whole text (a run of marks
 # out of order for seconds at 32 KiB: CPython reorders it by insertion).
 UNITS = {"Chinese": "我们今天讨论了新的部署流程，数据库的主机在维基里。", "Chinese, one word": "数据库的主机在维基里部署流程",
@@ -127,7 +94,7 @@ UNITS = {"Chinese": "我们今天讨论了新的部署流程，数据库的主�
          "Korean": "오늘 회의에서 새로운 배포 절차에 대해 논의했습니다.", "Thai": "วันนี้เราได้หารือเกี่ยวกับขั้นตอน",
          "Arabic": "ناقشنا اليوم عملية النشر الجديدة.", "Devanagari": "आज की बैठक में हमने क़ ख़ चर्चा की।",
          "emoji": "🎉👍🏽👨‍👩‍👧‍👦🇵🇹 ", "accents": "a\u0301\u0323\u0308\u0300", "full-width": "ｐａｓｓｗｏｒｄ ＡＢＣ１２３ ",
-         "compatibility forms": "\ufb01\ufb02\u2163\u3392\u32ff"}
+         "compatibility forms": "\ufb01\ufb02\u2163\u3392\u32ff", "long ligatures": "\ufefb\ufdfa\ufe8d \ufdfb"}
 READINGS = {"nfc": validate.nfc, "bare": validate.bare, "joined": validate.joined,
             "latin_lookalikes": secrets.latin_lookalikes,
             "a YAML scalar": lambda text: secret_documents.parsed.__wrapped__("a: " + text[3:])}  # not its cache
@@ -139,15 +106,11 @@ def _shape(unit: str, size: int = SIZE) -> str:
 
 @pytest.mark.parametrize("reading", READINGS)
 @pytest.mark.parametrize("text", [pytest.param(_shape(unit), id=name) for name, unit in UNITS.items()]
-                         + [pytest.param(_shape("\u0301\u0323\u0308", 16 * WINDOW), id="marks out of order")])
-def test_no_reading_of_a_long_text_holds_the_gil_longer_than_python_does(reading: str, text: str) -> None:
-    """Compared with Python bytecode running as long in the same run, which hands the GIL over at each switch
-    interval, the least of five (a loaded machine's scheduler delays both alike): no absolute time."""
-    read = READINGS[reading]
-    read(text[:WINDOW * 4])  # the tables built once
-    held, base = [], []
-    for _ in range(5):
-        hold, took = _worst_hold(lambda: read(text))
-        held.append(hold)
-        base.append(_worst_hold(lambda: _python_for(took))[0])
-    assert min(held) < 4 * max(min(base), sys.getswitchinterval()), (held, base)
+                         + [pytest.param(_shape("\u0301\u0323\u0308"), id="marks out of order")])
+def test_no_reading_of_a_long_text_hands_one_call_more_than_a_window(monkeypatch: pytest.MonkeyPatch, reading: str,
+                                                                    text: str) -> None:
+    """Each call of ``unicodedata.normalize``, ``str.translate`` and libyaml is handed a bounded piece
+    (``tests/handed.py``), so none holds the GIL for the whole text (times: ``bench/secret_speed.py --shapes``)."""
+    with handed(monkeypatch) as calls:
+        READINGS[reading](text)
+    assert over(calls) == {}
