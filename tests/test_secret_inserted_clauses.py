@@ -127,9 +127,10 @@ SIZE = 256 * 1024
 # Units that open an aside and never close it (or close it and never reach a verb), repeated to 256 KiB
 SHAPES = ["the password (", "password, a ", "password — x ", "the password that we ", "password (a) ",
           "hasło routera kot1 ", "password old: a1 "]
-# The slowest shape's scan, in scans of as many "password is " (the grammar's word and verb with no value, about as
-# slow: 0.5 to 0.9 now)
-TIMES_VERB = 2
+# The slowest shape's scan may take at most this many scans of as many "password is " (the grammar's word and
+# verb with no value): a scan quadratic in its input takes hundreds at this size, and a loaded machine's noise stays
+# well below it.
+TIMES_VERB = 10
 
 
 def _seconds(text: str) -> float:
