@@ -272,3 +272,21 @@ def test_looks_at_a_file_written_and_checkpointed_meanwhile_find_no_damage(tmp_p
         store.close()
     assert looks > 20 and _backend(store).damaged is None
 
+
+
+@pytest.mark.slow
+def test_a_damaged_file_is_logged_once_not_once_per_refused_request(tmp_path: Path, template: tuple[Path, str]) -> None:
+    db = tmp_path / "m.db"
+    shutil.copy(template[0], db)
+    server = HttpServer(db, logs=tmp_path, **QUIET)  # --auth keys
+    try:
+        _cut_inside_a_page(db)
+        time.sleep(PROBE_CACHE_S)  # (the last sound look is served for PROBE_CACHE_S)
+        refused = [server.post(template[1], {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
+            "name": "recall", "arguments": {"query": "which host runs svc-42"}}}) for n in range(12)]
+        log = server.log()
+    finally:
+        server.close()
+    assert [r.status_code for r in refused] == [503] * 12
+    assert all(r.json()["error_description"].startswith("the database file is damaged") for r in refused)
+    assert log.count("database unavailable: the database file is damaged") == 1, log
