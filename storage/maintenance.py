@@ -242,7 +242,7 @@ class Upkeep:
     def check_damage(self, again: bool = False) -> Future[None]:
         """Have the worker run SQLite's ``quick_check`` of the file (``SqliteBackend.check_damage``: damage
         found refuses every write from then on); its future (for PostgreSQL, or with ``again`` when no check
-        is due, nothing to do: one done). ``again`` (a server's readiness probe and round): only
+        is due, nothing to do: one done). ``again`` (the team server's readiness probe): only
         ``DAMAGE_CHECK_S`` or more after the last check ended, and ``DAMAGE_CHECK_IDLE`` times as long as
         it took, since it reads the whole file; never once damage is known. A check the store's closing
         stops is left unfinished."""
