@@ -217,6 +217,7 @@ class Guard:
         self.app, self.failures, self.limiter, self.watch = app, failures, limiter, watch
         self.allowed = {b"host": [h.lower() for h in hosts], b"origin": [o.lower() for o in origins]}
         self.challenge, self.verifier, self.resource_metadata = challenge, verifier, resource_metadata
+        self._logged: tuple[str, str] | None = None  # the database's problem last logged (refusal)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -284,11 +285,16 @@ class Guard:
             return _error(401, None, "authentication required: send Authorization: Bearer <token>",
                           WWW_Authenticate=self.challenge)
         problem = await self.watch.problem()
+        if problem != self._logged:  # logged as it changes, not per request (a damaged file refuses them all)
+            if problem is not None:
+                log.warning("database unavailable: %s", problem[1])
+            elif self._logged is not None:
+                log.info("database available again")
+            self._logged = problem
         if problem is not None:
             why = problem[1]
             if self.challenge is not None:  # an authentication that cannot succeed: counted, the database named in the log only
                 self._failed(scope)
-                log.warning("database unavailable: %s", why)
                 why = said_unavailable(problem, self.watch.backend)
             return _unavailable(why)
         if self.verifier is None or not header:
@@ -450,6 +456,7 @@ class DatabaseWatch:
             store = self.runtime.store()
             if self.backend == "sqlite":  # moved or replaced: problem() asked _moved() first
                 store.backend.read_header()  # damage found here is damage met: writes refused from now on
+                store.upkeep.check_damage(again=True)  # of the whole file, on the worker, when one is due
             with store.backend.read(None) as tx:  # a real read, as every request's: a refused connection raises,
                 tx.settings()  # and so does damage every call meets (a damaged key table
                 tx.api_keys(key_hash=_NO_KEY)  # refuses every call: not ready)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -38,6 +39,11 @@ WORKER_THREAD = "memvault-worker"
 EXPIRY_GRACE_MS = 3_600_000
 QUIET_S = 0.2  # a background turn waits this long after a call (an agent's next call often follows at once)
 HELD_MAX_S = 2.0  # ... and never longer than this: under calls without end, a step every HELD_MAX_S
+# A server's damage check (Upkeep.check_damage) again at least this many seconds after the last one ended,
+# and idle this many times as long as it took (the worker spends at most 1/20 of its time on it):
+# docs/storage-tuning.md#the-damage-check.
+DAMAGE_CHECK_S = 60.0
+DAMAGE_CHECK_IDLE = 19
 SCRUB_RETRY_S = 60.0  # after a failed scrub, writes other than forget wait this long to retry
 
 
@@ -203,6 +209,7 @@ class Upkeep:
         self._scrub_retry_at = 0.0  # time.monotonic(): a failed scrub is retried after writes from then
         self._consolidation = (0, 0)  # (hours, writes): see schedule_consolidation
         self._writes = 0  # writes (remember, supersede) since the last consolidation began
+        self._next_check = 0.0  # time.monotonic() from which check_damage(again=True) runs one
 
     def due(self, tx: Reader) -> bool:
         """Read in a write's ``tx``: whether expired memories wait to be erased, a scrub is
@@ -232,18 +239,27 @@ class Upkeep:
         keep the disagreeing pairs they find for review in their own transaction (``consolidate.keep``)."""
         return self._consolidation != (0, 0)
 
-    def check_damage(self) -> Future[None]:
-        """Have the worker run SQLite's ``quick_check`` of the file once (``SqliteBackend.check_damage``:
-        damage found refuses every write from then on); its future (for PostgreSQL, nothing to do: one
-        done). A check the store's closing stops is left unfinished."""
-        if self.store.backend.kind != "sqlite":
+    def check_damage(self, again: bool = False) -> Future[None]:
+        """Have the worker run SQLite's ``quick_check`` of the file (``SqliteBackend.check_damage``: damage
+        found refuses every write from then on); its future (for PostgreSQL, or with ``again`` when no check
+        is due, nothing to do: one done). ``again`` (the team server's readiness probe): only
+        ``DAMAGE_CHECK_S`` or more after the last check ended, and ``DAMAGE_CHECK_IDLE`` times as long as
+        it took, since it reads the whole file; never once damage is known. A check the store's closing
+        stops is left unfinished."""
+        backend = own(self.store) if self.store.backend.kind == "sqlite" else None
+        if backend is None or again and (time.monotonic() < self._next_check or backend.damaged):
             done: Future[None] = Future()
             done.set_result(None)
             return done
-        backend = own(self.store)
+        self._next_check = math.inf  # (one queued or running at a time)
 
         def check() -> None:
-            backend.check_damage(lambda: self.worker.closing)
+            began = time.monotonic()
+            try:
+                backend.check_damage(lambda: self.worker.closing)
+            finally:
+                took = time.monotonic() - began
+                self._next_check = began + took + max(DAMAGE_CHECK_S, DAMAGE_CHECK_IDLE * took)
 
         return self.worker.submit("damage check", check)
 

@@ -116,9 +116,13 @@ class Store:
         self.backend = open_backend(db, busy_timeout_ms, self.worker)
         self.upkeep = Upkeep(self)
         self.episodes = Episodes(self)
-        with self.backend.read(None) as tx:
-            recorded = recorded_model(tx.settings())
-            due = self.upkeep.due(tx)
+        try:
+            with self.backend.read(None) as tx:
+                recorded = recorded_model(tx.settings())
+                due = self.upkeep.due(tx)
+        except BaseException:  # (damage met in the settings: errors.Damaged) nothing of this store is left open
+            self.backend.close()
+            raise
         if embedder is not None and recorded is not None:
             embedder.follow(recorded[0])
         # Searching (retrieval, ranking, contradiction) is imported and set up by the first search: a hook

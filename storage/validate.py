@@ -227,8 +227,11 @@ def name(field: str, value: str, max_chars: int) -> str:
 
 def folded(text: str) -> str:
     """``text`` as two names are compared for looking alike: NFKC of its case folding of its NFKC form
-    (Unicode's NFKC_Casefold, ch. 3.13, without its removal of ignorables, which names never hold)."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    (Unicode's NFKC_Casefold, ch. 3.13, without its removal of ignorables, which names never hold), with
+    the Turkic foldings too (CaseFolding.txt status T: I to dotless ı, İ to i), so that i, I, ı and İ are
+    one letter whichever convention wrote it ("İstanbul", "ISTANBUL", "ıstanbul" and "istanbul")."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold()).replace(
+        "i\u0307", "i").replace("ı", "i")
 
 
 def lookalike(value: str, existing: Iterable[str]) -> str | None:

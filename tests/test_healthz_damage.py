@@ -1,4 +1,5 @@
 """/healthz tells the truth about a SQLite file damaged in part while the team server runs (issue 25 §6).
+(What it finds with no call reading the damage first: tests/test_healthz_finds_damage.py.)
 
 The readiness read (the header, the settings, one key's row) lives in pages a cut or a stray write can
 spare while every recall meets the damage: /healthz said 200 "damaged" while each call was a tool error.
@@ -20,7 +21,6 @@ from damaged_files import DAMAGED, PAGE, calls, fleet_file
 from httpwire import HttpServer
 from sqlite_raw import overwrite_pages
 
-from memvault.server.http import PROBE_CACHE_S
 from memvault.storage.embeddings import Embedder
 
 pytestmark = pytest.mark.slow
@@ -84,7 +84,9 @@ DAMAGES = [
     (_tag_index_overwritten, False, None),
 ]
 CLOSED = (_keyword_index_overwritten, _tag_index_overwritten)
-REFUSED = (_header_zeroed,)  # the readiness read meets it: every request is refused before any tool
+# The readiness read meets these, or its look at the file's length (tests/test_healthz_finds_damage.py): every
+# request is refused before any tool
+REFUSED = (_header_zeroed, *(d for d, _, _ in DAMAGES[:4]))
 TOOL_CALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
              "params": {"name": "recall", "arguments": {"query": "which host runs svc-42"}}}
 
@@ -108,8 +110,9 @@ def test_healthz_is_not_ready_from_the_first_look_after_a_call_met_the_damage(
                 time.sleep(0.2)
         else:
             damage(db)
-            if damage in REFUSED:  # the readiness read before the damage is served for PROBE_CACHE_S
-                time.sleep(PROBE_CACHE_S)
+            deadline = time.monotonic() + 30  # the readiness read before the damage is served for PROBE_CACHE_S,
+            while damage in REFUSED and _health(server).status_code == 200 and time.monotonic() < deadline:
+                time.sleep(0.2)  # and a file cut short is found at the probe's second look
         looks = []
         for n in range(1, 4):
             if damage in REFUSED:  # HTTP 503 (what the SDK's client raises on), saying what happened

@@ -37,7 +37,8 @@ def _watch(tmp_path: Path, read_header) -> http.DatabaseWatch:
     db = tmp_path / "m.db"
     db.write_bytes(b"")
     tx = SimpleNamespace(settings=dict, api_keys=lambda key_hash=None: {})  # the reads every request makes
-    store = SimpleNamespace(backend=SimpleNamespace(read_header=read_header, read=lambda tenant: nullcontext(tx)))
+    store = SimpleNamespace(backend=SimpleNamespace(read_header=read_header, read=lambda tenant: nullcontext(tx)),
+                            upkeep=SimpleNamespace(check_damage=lambda again: None))  # (the worker's, not timed here)
     runtime = SimpleNamespace(config=SimpleNamespace(db=str(db), db_label=str(db)), store=lambda: store)
     return http.DatabaseWatch(runtime)  # type: ignore[arg-type]
 

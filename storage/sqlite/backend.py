@@ -69,12 +69,17 @@ class SqliteBackend:
         self._lock = threading.RLock()  # the writer connection, one thread at a time (sqlite-vec crashed peers sharing one)
         self._conn = open_connection(self.path, check=check_compatible, busy_timeout_ms=busy_timeout_ms,
                                      key=self._key)
-        migrate(self._conn)
+        try:
+            migrate(self._conn)
+        except BaseException:  # (damage a migration met: db.damaged) nothing of this store is left open
+            self._conn.close()
+            raise
         self.read_only = self._conn.read_only  # why writes are refused (read-only file system or file), or None
         self.damaged: str | None = None  # why writes are refused once damage was seen (:meth:`found_damage`), or None
         # Why calls' reads are refused once one met damage: a read of a tenant, never the readiness probe's (of no
         # tenant: its pages may be whole while a call's are not); as ``damaged``, until a restart on a recovered file.
         self.unreadable: str | None = None
+        self._seen_short: str | None = None  # what read_header's last look found short (health.short_of_pages)
         self._submit = submit
         if submit is not None:
             self._conn.set_wal_hook(self._committed)  # (replaces SQLite's checkpoint inside the commit)
@@ -176,11 +181,18 @@ class SqliteBackend:
         return error
 
     def read_header(self) -> None:
-        """Read the file's header and schema on a new connection (``db.read_header``: this process's
-        connections may still serve a damaged file from their page caches); damage found there is
-        remembered as damage met (:meth:`found_damage`), as is a plain file's header written over
-        (``health.overwritten``: the key check would take it for another program's file). Raises
-        StorageUnavailable or StoreError."""
+        """The readiness probe's look at the file, the same cost at any size: its length against the pages
+        its header counts (``health.cut_in_a_page``, and ``health.short_of_pages`` when this look finds what
+        the last one found: a checkpoint writes page 1 before it extends the file), then its header and schema
+        on a new connection (``db.read_header``: this process's connections may still serve a damaged file from
+        their page caches). Damage found is remembered as damage met (:meth:`found_damage`), as is a plain
+        file's header written over (``health.overwritten``: the key check would take it for another program's
+        file). Raises StorageUnavailable or StoreError."""
+        short = health.short_of_pages(self.path)
+        cut = health.cut_in_a_page(self.path) or (short if short is not None and short == self._seen_short else None)
+        self._seen_short = short
+        if cut is not None:
+            raise self.found_damage(apsw.CorruptError(cut))
         overwritten = health.overwritten(self.path) if self._key is None else None
         if overwritten is not None:
             raise self.found_damage(apsw.NotADBError(overwritten))

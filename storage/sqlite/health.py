@@ -168,9 +168,7 @@ def damage(path: Path) -> list[str]:
         problems.append(f"the header check failed: its page size {page_size} is not a power of two "
                         "from 512 to 65536 (the header was overwritten)")
     elif counted and size < pages * page_size:
-        problems.append(f"the size check failed: the file is {size:,} bytes but its header counts {pages:,} "
-                        f"pages of {page_size:,} bytes ({pages * page_size:,} bytes): it was truncated "
-                        "(a copy or write cut short, or a full disk)")
+        problems.append(short_problem(size, page_size, pages))
     elif size % page_size:
         problems.append(part_page(size, page_size))
     if not problems:
@@ -189,15 +187,42 @@ def cut_in_a_page(path: Path) -> str | None:
     """:func:`part_page`'s problem when the SQLite file at ``path`` (its header read) ends inside a
     page, else None. Cheap enough for every open; unlike a page count larger than the file, never
     true of a healthy file while another process checkpoints into it."""
+    shape = _shape(path)
+    if shape is None or not shape[0] % shape[1]:
+        return None
+    return part_page(shape[0], shape[1])
+
+
+def short_of_pages(path: Path) -> str | None:
+    """The size check's problem when the SQLite file at ``path`` is shorter than the pages its header counts
+    (a count written by this SQLite version), naming both; else None (also for an encrypted file, whose
+    header is not read here). O(1): a stat and the first 100 bytes. True for a moment of a healthy file too,
+    while a checkpoint writes into it (page 1 first, then the pages that extend the file): callers look again."""
+    shape = _shape(path)
+    if shape is None or not shape[2] or shape[0] >= shape[2] * shape[1]:
+        return None
+    return short_problem(*shape)
+
+
+def short_problem(size: int, page_size: int, pages: int) -> str:
+    """The size check's problem of a file of ``size`` bytes whose header counts ``pages`` of ``page_size``."""
+    return (f"the size check failed: the file is {size:,} bytes but its header counts {pages:,} pages of "
+            f"{page_size:,} bytes ({pages * page_size:,} bytes): it was truncated (a copy or write cut short, "
+            "or a full disk)")
+
+
+def _shape(path: Path) -> tuple[int, int, int] | None:
+    """``(bytes, page size, pages counted or 0)`` of the SQLite file at ``path`` whose header is SQLite's
+    with a valid page size, else None (file format: sqlite.org/fileformat2.html)."""
     head = file_head(path, 100)  # not Python's open: see crypto.file_head
     if head is None or len(head) < 100 or head[:16] != SQLITE_MAGIC:
         return None
     page_size = int.from_bytes(head[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
-    size = path.stat().st_size
-    if not _power_of_two(page_size) or page_size < 512 or not size % page_size:
+    if not _power_of_two(page_size) or page_size < 512:
         return None
-    return part_page(size, page_size)
+    counted = head[24:28] == head[92:96]  # the page count is valid only when written by this version
+    return path.stat().st_size, page_size, int.from_bytes(head[28:32], "big") if counted else 0
 
 
 def overwritten(path: Path) -> str | None:
