@@ -21,8 +21,9 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
+from damaged_files import PAGE, fleet_file
 from fakes import FakeEmbedder
-from httpwire import HttpServer, client, new_key
+from httpwire import HttpServer, client
 from sqlite_raw import overwrite_pages
 
 from memvault.server.http import PROBE_CACHE_S
@@ -31,7 +32,6 @@ from memvault.storage.errors import Damaged
 from memvault.storage.sqlite import backend as sqlite_backend
 from memvault.storage.store import Store
 
-PAGE = 4096  # SQLite's default page size, memvault's
 # The server with its whole-file check due every second and a checkpoint after every 8 pages of the WAL
 # (memvault's: 60 s and 1,000 pages), so that a test sees both within seconds.
 _FREQUENT = ("import sys; from memvault.storage import maintenance; maintenance.DAMAGE_CHECK_S = 1.0; "
@@ -71,17 +71,7 @@ def _middle_page_overwritten(db: Path) -> None:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> tuple[Path, str]:
-    """A closed file of 300 memories of tenant acme (about 250 pages) and a key of acme."""
-    db = tmp_path_factory.mktemp("template") / "m.db"
-    key = new_key(db, "acme")
-    store = Store(db, real_embedder)
-    try:
-        for i in range(300):
-            store.remember(tenant="acme", scope="default",
-                           content=f"Host {i} of the fleet runs service svc-{i} on rack {i % 17}, owner team-{i % 7}.")
-    finally:
-        store.close()
-    return db, key
+    return fleet_file(tmp_path_factory.mktemp("template"), real_embedder)
 
 
 def _health(server: HttpServer) -> httpx2.Response:

@@ -6,12 +6,12 @@ three more empty memories. A claim that Unicode NFKC changes is refused whatever
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import anyio
 import pytest
 from fakes import FakeEmbedder
-from test_oauth import Issuer, _token
+from test_lookalike_names import _Runtime, issuer  # noqa: F401 (issuer: a fixture)
+from test_oauth import _token
 
 from memvault.server.auth import JwtVerifier, TokenRefused
 from memvault.server.config import HttpConfig
@@ -44,21 +44,6 @@ def test_a_key_for_a_tenant_differing_only_by_dotted_or_dotless_i_is_refused(db_
         assert [k.tenant for k in keys.list_keys(store)] == ["istanbul"]
     finally:
         store.close()
-
-
-@pytest.fixture(scope="module")
-def issuer() -> Iterator[Issuer]:
-    served = Issuer()
-    yield served
-    served.close()
-
-
-class _Runtime:  # the one thing the verifier asks of the server's runtime
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def store(self) -> Store:
-        return self._store
 
 
 # (claim, what a refusal says, or None when the claim is the caller's tenant); the database holds "istanbul"
