@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import anyio
 import pytest
@@ -178,17 +179,23 @@ class _Runtime:  # the one thing the verifier asks of the server's runtime
         return self._store
 
 
-@pytest.mark.parametrize(("claim", "refused"), [("ACME", True), ("Acme", True), ("acme", False), ("globex", False)])
-def test_an_oauth_tenant_claim_differing_only_by_case_from_a_tenant_is_refused_naming_no_tenant(
-        issuer, db_path, caplog, claim, refused):
-    store = Store(str(db_path), FakeEmbedder())  # type: ignore[arg-type]
-    store.remember(tenant="acme", scope="default", content="The payroll vendor is Gusto")
+def verifier(issuer: Issuer, store: Store, claim: str) -> tuple[Any, str]:
+    """``(verify_token, token)``: a JwtVerifier of ``issuer``'s tokens over ``store`` and a token of ``issuer``
+    claiming tenant ``claim`` with write scope."""
     http = HttpConfig(auth="oauth", issuer="https://issuer.test", resource="https://memory.test",
                       jwks_url=issuer.jwks_url)
     now = int(time.time())
     token = _token(issuer, {"iss": "https://issuer.test", "aud": "https://memory.test", "sub": "u", "iat": now,
                             "exp": now + 300, "tenant": claim, "scope": "memvault:write"})
-    verify = JwtVerifier(http, _Runtime(store)).verify_token  # type: ignore[arg-type]
+    return JwtVerifier(http, _Runtime(store)).verify_token, token  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("claim", "refused"), [("ACME", True), ("Acme", True), ("acme", False), ("globex", False)])
+def test_an_oauth_tenant_claim_differing_only_by_case_from_a_tenant_is_refused_naming_no_tenant(
+        issuer, db_path, caplog, claim, refused):
+    store = Store(str(db_path), FakeEmbedder())  # type: ignore[arg-type]
+    store.remember(tenant="acme", scope="default", content="The payroll vendor is Gusto")
+    verify, token = verifier(issuer, store, claim)
     try:
         with caplog.at_level(logging.WARNING, logger="memvault.server.auth"):
             if refused:

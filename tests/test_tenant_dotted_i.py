@@ -5,16 +5,13 @@ three more empty memories. A claim that Unicode NFKC changes is refused whatever
 
 from __future__ import annotations
 
-import time
 
 import anyio
 import pytest
 from fakes import FakeEmbedder
-from test_lookalike_names import _Runtime, issuer  # noqa: F401 (issuer: a fixture)
-from test_oauth import _token
+from test_lookalike_names import issuer, verifier  # noqa: F401 (issuer: a fixture)
 
-from memvault.server.auth import JwtVerifier, TokenRefused
-from memvault.server.config import HttpConfig
+from memvault.server.auth import TokenRefused
 from memvault.storage import keys, validate
 from memvault.storage.errors import InvalidInput
 from memvault.storage.store import Store
@@ -61,12 +58,7 @@ CLAIMS = [
 def test_a_tenant_claim_alike_a_tenant_or_changed_by_nfkc_is_refused(issuer, db_path, claim, said):
     store = Store(str(db_path), FakeEmbedder())  # type: ignore[arg-type]
     store.remember(tenant="istanbul", scope="default", content="The payroll vendor is Gusto")
-    http = HttpConfig(auth="oauth", issuer="https://issuer.test", resource="https://memory.test",
-                      jwks_url=issuer.jwks_url)
-    now = int(time.time())
-    token = _token(issuer, {"iss": "https://issuer.test", "aud": "https://memory.test", "sub": "u", "iat": now,
-                            "exp": now + 300, "tenant": claim, "scope": "memvault:write"})
-    verify = JwtVerifier(http, _Runtime(store)).verify_token  # type: ignore[arg-type]
+    verify, token = verifier(issuer, store, claim)
     try:
         if said is None:
             assert anyio.run(verify, token).claims["memvault_tenant"] == claim
