@@ -1,7 +1,8 @@
 """A password's word and its verb parted by an aside (issue 25 §8, new-user trial70 T3): a phrase saying whose then a
 clause in brackets, between commas or between dashes, or a relative clause of up to twelve words, in the languages of
 the table ("the password for the NAS (ask Tom if it stops working) is X", "the password that Tom set last week is X",
-"le mot de passe que Tom a choisi est X"); an arrow's change with one word naming whose before the old value ("hasło
+"le mot de passe que Tom a choisi est X"), or opened by its subject with no relative word ("the password Tom set is
+X"); an arrow's change with one word naming whose before the old value ("hasło
 routera kot123 → Y"); an old value after its label opening brackets is redacted as the new one is ("(old: X, new:
 Y)"); a network's key named by the table's ``network-key`` words. Talk about passwords with such asides stays stored,
 and the scan stays linear."""
@@ -48,6 +49,16 @@ INSERTED = [
     ("het wachtwoord dat Tom koos is Kx7#mPq2", "Kx7#mPq2"),
     ("lösenordet som Tom satte är Kx7#mPq2", "Kx7#mPq2"),
     ("the password whose owner left last year is Kx7#mPq2", "Kx7#mPq2"),
+    # a relative clause with no relative word, opened by its subject (trial72 T1)
+    ("the password Tom set is purpleMonkey42", "purpleMonkey42"),
+    ("the password Tom set last Friday is Orca-1-Whale", "Orca-1-Whale"),
+    ("the password she picked is Zq9!vLw2x", "Zq9!vLw2x"),
+    ("the password IT gave me yesterday is Kx7#mPq2", "Kx7#mPq2"),
+    ("the password my manager sent over Slack is Kx7#mPq2", "Kx7#mPq2"),
+    ("the wifi password my landlord gave us is Kx7#mPq2", "Kx7#mPq2"),
+    ("the root password Priya configured yesterday is Zebra-88-Moon", "Zebra-88-Moon"),
+    ("the password the admin chose was Kx7#mPq2", "Kx7#mPq2"),
+    ("the password Tom set is now Kx7#mPq2", "Kx7#mPq2"),
 ]
 # (text, the old value, the new value): an arrow's change with one word naming whose before the old value
 ARROWED = [
@@ -81,6 +92,13 @@ STORED = [
     "the password policy, which IT wrote in 2024, is strict",
     "the password for the NAS (ask Tom) is in 1Password",
     "the password that Tom set is long",
+    "the password Tom set is long",
+    "the password policy the team wrote is strict",
+    "the password a user enters is hashed with bcrypt",
+    "the password manager the team uses is 1Password",
+    "the password reset link IT sent is expired",
+    "the password the admin chose is stored in Vault",
+    "The Password Manager We Use Is Bitwarden",
     "the password is rotated every 90 days",
     "the password reset flow, which we shipped in release 2.4, is live",
     "the password (the one for the NAS) is in the vault",
