@@ -26,7 +26,7 @@ from .contradiction_compare import (_agreeing_not, _announced, _changes_subject,
                                     numbered_apart, part_left, rule_followed)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
-from .contradiction_words import (ALIGNED, LEAVING, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE,
+from .contradiction_words import (ALIGNED, GIVING, LEAVING, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE,
                                   _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
 from .spellings import one_way
 
@@ -99,7 +99,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
         # one slot where it names nothing more ("from cdn1.example.com" / "now served by Cloudflare")
         changes = changes if not another_slot(old, new, akin=True) else []
     # a hand-over of something the older does not name changes none of its holders ("handed the report to Priya")
-    changes = [w for w in changes if not w.startswith("handed") or not new.handed.isdisjoint(old.words)]
+    changes = [w for w in changes if w.split()[0] not in GIVING or not new.handed.isdisjoint(old.words)]
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a thing

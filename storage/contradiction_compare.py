@@ -117,7 +117,8 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
         if not gone or not came:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
-        shared = [norm for norm in came if not news[norm].isdisjoint(anchors)]
+        shared = [norm for norm in came if not news[norm].isdisjoint(anchors)
+                  or kind == "name" and any(_held_alike(old, g, new, norm) for g in gone)]
         # a lone swap in two texts sharing a word or saying a change: "ok a6" / "ok b1" say nothing of one
         # slot; "We switched to Poetry" / "We switched to uv" do
         if shared or (kind in _SWAPPABLE and lone and len(gone) == 1 and len(came) == 1
@@ -199,6 +200,13 @@ def _in_slot(read: _Read, name: str, other: _Read) -> bool:
     # "Tomás is the team lead" / "The team lead is Maria": what it holds is the other's subject.
     said = _by_clause(t for t in other.sequence if t.subject and t.kind in ("word", "name"))
     return any(frozenset(subject) in mine for subject in said.values())
+
+
+def _held_alike(old: _Read, was: str, new: _Read, now: str) -> bool:
+    """Whether the owner ``was`` of ``old`` and ``now`` of ``new`` hold the same thing in plain present statements,
+    whatever verb says so: one slot ("Anna owns the API gateway" / "Nils is now responsible for the API gateway")."""
+    held = {h for owners, h, plain in old.owned if was in owners and plain}
+    return not held.isdisjoint(h for owners, h, plain in new.owned if now in owners and plain)
 
 
 def _by_clause(tokens: Iterable[_Token]) -> dict[int, set[str]]:
@@ -591,6 +599,11 @@ def _announced(old: _Read, new: _Read) -> bool:
     was = values_of(old)
     held = {t.key for t in old.sequence if not t.subject}  # "to the afternoon" after "The standup is in the afternoon"
     if _replaces(old, new):  # "We replaced Poetry with uv" after "We use Poetry"
+        return False
+    # a hand-over of what another owner holds, to a name the older says elsewhere: "Ownership of the API gateway went
+    # to Nils" after "Nils' colleague Anna owns the API gateway"
+    if any(owners and held <= new.handed and owners.isdisjoint(new.targets) for owners, held, plain in old.owned
+           if plain):
         return False
     now = values_of(new) - new.subjects  # "The API now uses gRPC": the API is what changed
 

@@ -33,11 +33,15 @@ _ENDING_FOR = frozenset({"left", "traded"})
 ENDS = ENDING | _ENDING_FOR  # a verb ending a name, on its own
 _PARTICLES = {"phased": "out", "shut": "down", "turned": "off", "switched": "off"}
 _PASSIVE_ENDING = ENDING | frozenset(_PARTICLES)  # "Jenkins was phased out"
+# German and French say "no longer" after the verb and its object: read as a predicate below with or without a form
+# of "be" before it ("Wir nutzen Jenkins nicht mehr", "Jenkins wird nicht mehr genutzt", "Jenkins n'est plus
+# utilisé"); French puts it around the verb too ("Nous n'utilisons plus Jenkins": ``_ne_plus``).
+_AFTER_NAME = (("nicht", "mehr"), ("nicht", "länger"), ("n'est", "plus"), ("n’est", "plus"))
 # Predicates ending the name before them after a form of "be" or "got", as a participle of ``_PASSIVE_ENDING``
 # does: "Jenkins is no longer used", "PagerDuty is gone", "Jenkins got the axe".
 _PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), ("the", "chop"),
                     ("no", "longer", "used"), ("no", "longer", "needed"), ("no", "longer", "supported"),
-                    ("no", "longer", "maintained"), ("no", "longer", "in", "use"))
+                    ("no", "longer", "maintained"), ("no", "longer", "in", "use"), *_AFTER_NAME)
 _PASSIVE_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # _PASSIVE_PHRASES by first word, in order
     p[0]: tuple(q for q in _PASSIVE_PHRASES if q[0] == p[0]) for p in _PASSIVE_PHRASES}
 # Beside an end, words saying the name whole: what it is held as ("We cancelled our PagerDuty subscription") and,
@@ -45,8 +49,9 @@ _PASSIVE_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # _PASSIVE_PHRASES by
 _HELD_AS = frozenset("subscription subscriptions account accounts plan plans contract contracts license licence "
                      "licenses seats".split())
 _WHOLE = frozenset("stack setup infrastructure infra toolchain tooling".split())
-_AUXILIARIES = frozenset("is are was were has have had been being got gets now finally officially".split())
-_BE = frozenset("is are was were been being got gets".split())  # one makes a passive: not "Alice has retired"
+# A form of "be" (German "werden" too) makes a passive: not "Alice has retired".
+_BE = frozenset("is are was were been being got gets wird werden wurde wurden".split())
+_AUXILIARIES = _BE | frozenset("has have had now finally officially".split())
 # A pronoun and its verb in one word ("we've", "they’re"): it may lead an ending verb as "we have" does (``_ending``).
 _CONTRACTED = re.compile(r"^(?:i|we|you|he|she|they|it)['’](?:ve|re|d|ll|m|s)$")
 _NAME_SLOT = frozenset("use uses using used with via on by replaced swapped".split())
@@ -131,7 +136,7 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
 
     for i, word in enumerate(lowered):
         phrase = next((p for p in _ENDING_FROM.get(word, ()) if tuple(lowered[i:i + len(p)]) == p), None) or (
-            (word,) if word in ENDS else None)
+            (word,) if word in ENDS else _ne_plus(lowered, i))
         verb_end = i + len(phrase) if phrase else i + 1  # past the verb and its particles
         start = stop = verb_end
         if phrase is not None and not any(marks[j][1] for j in range(i, verb_end - 1)):
@@ -152,11 +157,12 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
                 lead -= 1
             said = range(lead, stop)
         size = _predicate(lowered, i) if stop == start else 0
+        after_name = bool(size) and tuple(lowered[i:i + size]) in _AFTER_NAME
         if size:
             aux = i - 1  # the passive: "Jenkins was retired", "... has been phased out", "... is no longer used"
             while aux >= 0 and lowered[aux] in _AUXILIARIES and not marks[aux][1]:
                 aux -= 1
-            if not _BE.isdisjoint(lowered[aux + 1:i]):
+            if not _BE.isdisjoint(lowered[aux + 1:i]) or after_name:
                 start, stop = named(aux, -1) + 1, aux + 1
                 verb_end = i + size  # past the particle once (a phrase may hold it)
                 said = range(start, verb_end)
@@ -171,6 +177,8 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
         names = [slots[j][1] for j in range(start, stop)]
         ended.update(names)
         spoken.update(anchor[j] or lowered[j] for j in said)
+        if after_name:
+            spoken.update(anchor[j] or lowered[j] for j in _verb_apart(lowered, marks, start, i, verb_end))
         spoken.update(names)
         verb = anchor[i] or word
         denials.extend((name, " ".join(lowered[j] for j in said)) for name in names)
@@ -206,6 +214,30 @@ def _bounded(lowered: list[str], anchor: list[str | None], marks: Marks, j: int)
                 return True
         j += 1
     return False
+
+
+def _verb_apart(lowered: list[str], marks: Marks, start: int, at: int, end: int) -> list[int]:
+    """The slots of the verb of a clause saying "no longer" after the name at ``start`` (``_AFTER_NAME`` at ``at``,
+    to ``end``): the words before the name in its clause ("Wir verwenden Jenkins nicht mehr") and the participle,
+    ending a German clause ("Jenkins wird nicht mehr für CI genutzt") or after "n'est plus" ("n'est plus utilisé")."""
+    lead = start
+    while lead and not marks[lead - 1][1]:
+        lead -= 1
+    last = end
+    while last < len(lowered) and not marks[last - 1][1]:
+        last += 1
+    french = lowered[at].startswith(("n'", "n’"))
+    participle = [end] if french and end < last else [last - 1] if not _BE.isdisjoint(lowered[start:at]) else []
+    return [*range(lead, start), *participle]
+
+
+def _ne_plus(lowered: list[str], i: int) -> tuple[str, ...] | None:
+    """The French "ne ... plus" from ``i`` around one verb ("n'utilisons plus", "ne gérons plus"), a denial said to
+    have begun as "no longer use" is; None where none stands there."""
+    word = lowered[i]
+    if word.startswith(("n'", "n’")) and lowered[i + 1:i + 2] == ["plus"]:
+        return word, "plus"
+    return tuple(lowered[i:i + 3]) if word == "ne" and lowered[i + 2:i + 3] == ["plus"] else None
 
 
 def _predicate(lowered: list[str], i: int) -> int:

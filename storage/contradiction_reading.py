@@ -13,9 +13,9 @@ from .contradiction_ending import _ending, _lower_name, _name_slot
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
-                                  HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO, NEGATIONS, OWNING, PRONOUNS,
-                                  REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS,
-                                  _ENDED, _STATE_GROUP, _TO, Marks, Slots, region_us, stem)
+                                  GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO, NEGATIONS, OWNING,
+                                  PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS, _BEFORE_VERB,
+                                  _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots, holding, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -24,7 +24,8 @@ CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("th
                   ("taken", "over"), ("handed", "over"), ("takes", "over"), ("in", "favour", "of"),
                   ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"), ("went", "from"),
                   ("goes", "from"), ("pushed", "back"), ("pushed", "out"), ("brought", "forward"),
-                  ("pulled", "forward"), ("moved", "up"))
+                  ("pulled", "forward"), ("moved", "up"), ("took", "charge"), ("takes", "charge"),
+                  ("hizo", "cargo"), ("hace", "cargo"), ("pris", "en", "charge"))  # "se hizo cargo": took charge
 # Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "We handed
 # the role from Jonas to Priya", "Ana started eating fish again"): a particle within ``_PARTICLE_GAP`` words after
 # the verb, in one short statement (``brief``; a chat turn's "started ... again" tells a story:
@@ -215,17 +216,18 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             if particle is not None and not any(marks[j][1] for j in range(i, particle)):
                 changes.append(f"{word} … {lowered[particle]}")
                 phrases.update((i, particle))
-        if word == "handed" or i in moving and word in HANDING:
+        if word == "handed" or i in moving and (word in GIVING or word in HANDING):
             # what changes hands: its words and names up to "to" ("à" ...) or "over" ("handed over the team to"),
-            # or in the passive or after a role its clause's before it ("The pager was handed from Ana to Ben",
-            # "Ownership of the SDK went to Lena")
+            # or, with none there (the passive) or after a role, its clause's before it ("The pager was handed
+            # from Ana to Ben", "La passerelle a été confiée à Nils", "Ownership of the SDK went to Lena"), up to
+            # where it goes ("Das Gateway wurde an Nils übergeben")
             first = j = i + 1 + (lowered[i + 1:i + 2] == ["over"])
             while j < len(slots) and lowered[j] not in TOWARD and lowered[j] != "over" and not marks[j - 1][1]:
                 j += 1
-            start = i
-            while start and (lowered[i - 1] in PASSIVE or word != "handed") and not marks[start - 1][1]:
+            start, end = i, i - 2 if i > 1 and lowered[i - 2] in TOWARD else i
+            while start and (first == j or word not in GIVING) and not marks[start - 1][1]:
                 start -= 1
-            handed.update(anchor[k] for k in (*range(start, i), *range(first, j))
+            handed.update(anchor[k] for k in (*range(start, end), *range(first, j))
                           if slots[k][0] in ("word", "name") and anchor[k] is not None)
         # "over" after "prefers": "prefers tabs over spaces" denies spaces as "rather than" does
         contrast = word in _CONTRASTS and i + 1 < len(lowered) and lowered[i + 1] == _CONTRASTS[word] or \
@@ -286,15 +288,17 @@ def _moves_value(slots: Slots, lowered: list[str], marks: Marks, i: int) -> bool
     ...) and a value, or a word and a value, follow it in its clause ("extended to 90 days", "extended to version
     3.4"), or a word of it and a value stand right before it, said last ("wurde an Nils übertragen"); and, for one
     of ``HANDING``, a noun of a role (``ROLES``) stands among the six words before it in its sentence ("ownership
-    passed to Carol", "Leadership of the search team went to Bob", "La responsabilité est passée à Nils")."""
-    at = next((j for j in range(i + 2, min(len(slots), i + 4)) if slots[j][0] != "word"), None)
+    passed to Carol", "Leadership of the search team went to Bob", "La responsabilité est passée à Nils") or right
+    after its word of ``TOWARD`` ("El API gateway pasó a manos de Nils")."""
+    role = i + 2 < len(slots) and lowered[i + 2] in ROLES
+    at = next((j for j in range(i + 2 + role, min(len(slots), i + 4 + role)) if slots[j][0] != "word"), None)
     after = at is not None and lowered[i + 1] in TOWARD and not any(marks[j][1] for j in range(i, at))
     last = i > 1 and lowered[i - 2] in TOWARD and slots[i - 1][0] != "word" \
         and not any(marks[j][1] for j in range(i - 2, i))
     if not (after or last):
         return False
-    return lowered[i] not in HANDING or any(_ELIDED.sub("", lowered[k]) in ROLES and marks[k][2] == marks[i][2]
-                                            for k in range(max(0, i - 6), i))
+    return lowered[i] not in HANDING or after and role or any(
+        _ELIDED.sub("", lowered[k]) in ROLES and marks[k][2] == marks[i][2] for k in range(max(0, i - 6), i))
 
 
 def _added(slots: Slots, lowered: list[str], marks: Marks) -> frozenset[str]:
@@ -429,18 +433,23 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
     pronoun = None  # whether the clause opens with a pronoun (its subject)
     clauses = 0
     changed: set[int] = set()
+    lowered = [text for _, text, _ in slots]
     for i, (kind, text, _) in enumerate(slots):
         if pronoun is None:
             pronoun = text in PRONOUNS
         following = slots[i + 1][1] if i + 1 < len(slots) else ""
-        if owning is None and verb is None and clause and (
+        held_at = holding(lowered, i) if owning is None and verb is None and clause else i  # "is responsible for"
+        # whose the owner is leads them: "Nils' colleague Anna owns the API gateway"
+        lead = next((n for n, at in enumerate(clause) if n and slots[at][0] == "name"), len(clause)) \
+            if clause and marks[clause[0]][0] else 0
+        if owning is None and verb is None and lead < len(clause) and (
                 # "runs" owns too after a name read on other evidence ("CircleCI runs our CI"), but is none of
                 # its own ("Pool A runs 4 replicas": no name verb)
                 (text in OWNING or text in ("runs", "is", "was")) and following in DETERMINERS
-                or (text in ("took", "taken", "takes") and following == "over")) \
+                or (text in ("took", "taken", "takes") and following == "over") or held_at > i) \
                 and all(slots[at][0] == "name" and not marks[at][0] or slots[at][1] in _BEFORE_VERB
-                        for at in clause):
-            owning = i
+                        for at in clause[lead:]):
+            owning = max(i, held_at - 1)
         if kind == "word" and text in VERBS and verb is None:
             verb = i
             k = i + 1
@@ -468,7 +477,8 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
             if owning is not None or passive is not None:
                 mine = out[len(out) - len(clause):]
                 if owning is not None:
-                    owners = {t.key for t, at in zip(mine, clause) if at < owning and t.kind == "name"}
+                    owners = {t.key for t, at in zip(mine, clause)
+                              if at < owning and t.kind == "name" and not marks[at][0]}
                     held = {t.key for t, at in zip(mine, clause) if at > owning and not _dated(slots, at)}
                     past = slots[owning][1] in PAST_OWNING
                 else:

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate
 from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, NAME_VERBS, NOT_NAMES, NUMBER_WORDS, SHORT,
-                                  STOP, _BEFORE_VERB, Tokens)
+                                  STOP, _BEFORE_VERB, Tokens, holding)
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
 
 # Days in the other languages whose words the test reads (French, German, Spanish), as English's.
@@ -154,6 +154,8 @@ def _tokens(text: str) -> Tokens:
         owner = token.endswith(("'s", "’s"))
         if owner:
             token = token[:-2]
+        bare = raw.rstrip(".,:")  # "Nils' colleague": a name's possessive after its "s", no quote's end
+        owner = owner or token[:1].isupper() and bare.endswith(("s'", "s’")) and not bare.startswith(("'", "‘"))
         ends = raw[-1] in ",:" or token.lower() in CLAUSE_WORDS or (
             raw[-1] == "." and raw.lower() not in ABBREVIATIONS)
         if token:
@@ -170,13 +172,14 @@ def _names_at(tokens: Tokens, known: frozenset[str]) -> tuple[set[int], set[int]
     """Which tokens opening a sentence are read as names, and which particles inside a name are no word of their own
     ("Anne de Vries"). A capitalised word opening a sentence is a name when it is no function word ("The", "Our",
     "Yesterday": ``NOT_NAMES``) and either it, with the capitalised words and particles after it, stands right before
-    a verb of state or ownership ("Alice Martin owns", "Jonas Berg is", "Bob now leads": ``NAME_VERBS``), is
-    possessive ("Maya's rent"), or is in ``known`` (written as a name inside a sentence of either text compared), or
-    stands before a passive end ("Jenkins got the axe": ``_predicate``). Why these: see
-    docs/how-memory-works.md#contradictions."""
+    a verb of state or ownership ("Alice Martin owns", "Jonas Berg is", "Bob now leads": ``NAME_VERBS``; "Nils est
+    responsable de": ``HOLDING``), is possessive ("Maya's rent", "Nils' colleague"), or is in ``known`` (written as a
+    name inside a sentence of either text compared), or stands before a passive end ("Jenkins got the axe":
+    ``_predicate``). Why these: see docs/how-memory-works.md#contradictions."""
     named: set[int] = set()
     particles: set[int] = set()
     count = len(tokens)
+    words = [t[0].lower() for t in tokens]
     for i, (raw, initial, owner, _, _) in enumerate(tokens):
         # Particles between two capitalised words, wherever they stand: "de" in "Anne de Vries".
         if raw in NAME_PARTICLES and i and _capitalised(tokens[i - 1][0]) and not tokens[i - 1][3]:
@@ -202,7 +205,7 @@ def _names_at(tokens: Tokens, known: frozenset[str]) -> tuple[set[int], set[int]
         k = j + 1
         while k < count and tokens[k][0].lower() in _BEFORE_VERB and not tokens[k - 1][3]:
             k += 1
-        if not tokens[k - 1][3] and k < count and tokens[k][0].lower() in NAME_VERBS:
+        if not tokens[k - 1][3] and k < count and (tokens[k][0].lower() in NAME_VERBS or holding(words, k) > k):
             named.add(i)
             continue
         m = k  # or before a passive end: "Jenkins got the axe"

@@ -44,8 +44,9 @@ class Moves(NamedTuple):
 
     moving: str  # verbs moving a value to another: "rescheduled", "verschoben", "reportée", "aplazada"
     moving_to: str  # verbs moving one only beside a word of ``toward`` and a value: "extended to 90 days"
+    giving: str  # verbs handing over what they say, as those of ``moving_to`` move it: "handed", "confiée"
     handing: str  # verbs moving one as those of ``moving_to`` do, after a noun of ``roles`` only: "went", "ging"
-    roles: str  # nouns of a role: "ownership", "Zuständigkeit", "responsabilité", "responsabilidad"
+    roles: str  # nouns of a role or holding: "ownership", "Zuständigkeit", "responsabilité", "manos"
     toward: str  # words before where the value goes or whence it comes: "to", "an", "à", "a"
 
 
@@ -53,35 +54,38 @@ class Moves(NamedTuple):
 # raised to 250"); verbs moving one only where a word of ``toward`` and a value follow them, or, said last in the
 # clause, stand right before them ("Log retention was extended to 90 days", "The database was transferred to db-07",
 # "Die Zuständigkeit wurde an Nils übertragen"; not "our extended family", "I went to the gym": "extended" in
-# conversation is mostly a word of kinship, bench/contradiction_alarms.py), those handing something over only after
-# a noun of a role too ("Billing service ownership passed to Carol"; ``contradiction_reading._moves_value``), not of
-# a person ("The bakery owner went to Lyon", "The club lead went to Denver"). German, French and Spanish as the day
-# names are read.
+# conversation is mostly a word of kinship, bench/contradiction_alarms.py), among them those giving what they say to
+# another ("The API gateway was handed to Nils", "La passerelle API a été confiée à Nils"), and those handing
+# something over only after a noun of a role too, or into someone's hands ("Billing service ownership passed to
+# Carol", "El API gateway pasó a manos de Nils"; ``contradiction_reading._moves_value``), not of a person ("The bakery
+# owner went to Lyon", "The club lead went to Denver"). German, French and Spanish as the day names are read.
 MOVES = {
     "en": Moves("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened
-                shortened doubled halved tripled""", "extended transferred", "passed went handed given fell",
+                shortened doubled halved tripled""", "extended transferred", "handed", "passed went given fell",
                 """ownership leadership responsibility responsibilities on-call oncall rotation role duty duties pager
-                maintainership stewardship command custody""", "to from by"),
+                maintainership stewardship command custody hands""", "to from by"),
     "de": Moves("verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt umgezogen",
-                "übertragen", "übergeben ging überging fiel",
+                "übertragen", "übergeben", "ging überging fiel",
                 """zuständigkeit verantwortung leitung rolle rufbereitschaft bereitschaft eigentümerschaft pflege
-                wartung betreuung""", "an auf zu bis von"),
+                wartung betreuung hände""", "an auf zu bis von"),
     "fr": Moves("""déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée
                 augmenté augmentée réduit réduite prolongé prolongée renommé renommée""",
-                "transféré transférée", "passé passée confié confiée remis remise",
-                "responsabilité propriété direction gestion astreinte rôle maintenance", "à au aux vers par de"),
+                "transféré transférée", "confié confiée remis remise", "passé passée",
+                "responsabilité propriété direction gestion astreinte rôle maintenance mains",
+                "à au aux vers par de"),
     "es": Moves("""movido movida trasladado trasladada cambiado cambiada cambió aplazado aplazada pospuesto pospuesta
                 adelantado adelantada aumentado aumentada reducido reducida ampliado ampliada renombrado renombrada""",
-                "transferido transferida transfirió", "pasó pasada entregado entregada",
-                "responsabilidad propiedad dirección liderazgo guardia rol mantenimiento gestión",
+                "transferido transferida transfirió", "entregado entregada", "pasó pasada",
+                "responsabilidad propiedad dirección liderazgo guardia rol mantenimiento gestión manos",
                 "a al hasta por de"),
 }
-MOVING, _MOVING_TO, HANDING, ROLES, TOWARD = (frozenset(w for moves in MOVES.values() for w in moves[at].split())
-                                              for at in range(len(Moves._fields)))
-MOVING_TO = _MOVING_TO | HANDING
+MOVING, _MOVING_TO, GIVING, HANDING, ROLES, TOWARD = (
+    frozenset(w for moves in MOVES.values() for w in moves[at].split()) for at in range(len(Moves._fields)))
+MOVING_TO = _MOVING_TO | GIVING | HANDING
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
-                          "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned"}) | ARROWS | MOVING
+                          "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned",
+                          "jetzt", "désormais", "maintenant", "ahora"}) | ARROWS | MOVING  # "now" in de, fr, es
 # Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
 # Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them).
 REPLACING = frozenset({"replaced", "swapped"})
@@ -89,7 +93,8 @@ REPLACING = frozenset({"replaced", "swapped"})
 # with "we use pnpm, never npm").
 _CONTRASTS = {"instead": "of", "rather": "than"}
 # Change words telling when rather than what changed ("now", "these days"): no evidence beyond the cosine gates.
-_WHEN_CHANGED = frozenset({"now", "instead", "anymore", "nowadays", "no longer", "from now on", "any more",
+_WHEN_CHANGED = frozenset({"now", "jetzt", "désormais", "maintenant", "ahora", "instead", "anymore",
+                           "nowadays", "no longer", "from now on", "any more",
                            "these days", "as of", "starting from", "effective"})
 CHANGE_VERBS = CHANGE_WORDS - _WHEN_CHANGED  # "moved", "switched": a change said with a verb
 _ENDED = frozenset({"anymore", "any more", "no longer"})  # change words saying a denial has begun
@@ -122,6 +127,30 @@ coordinates""".split())
 NAME_VERBS = OWNING | REPLACING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
 # Words between a name and its verb: "Bob now owns", "Alice also leads" (not "replaced": "Jenkins replaced X").
 _BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currently"}
+# Per language, what the holder of a thing is said to be or to have become, read as a verb of ``OWNING`` is (words of
+# ``_BEFORE_VERB`` may follow its first word: ``holding``): "Nils is now responsible for the API gateway", "Nils est
+# désormais responsable de la passerelle API", "Nils se hizo cargo del API gateway".
+HOLDING = {
+    "en": ("is responsible for", "are responsible for", "is in charge of", "took charge of", "takes charge of"),
+    "de": ("ist verantwortlich für", "ist zuständig für"),
+    "fr": ("est responsable de", "est responsable du", "est responsable des", "a pris en charge"),
+    "es": ("es responsable de", "es responsable del", "está a cargo de", "está a cargo del", "se hizo cargo de",
+           "se hizo cargo del", "se hace cargo de", "se hace cargo del"),
+}
+_HELD = tuple(tuple(phrase.split()) for phrases in HOLDING.values() for phrase in phrases)
+_HOLDING = {p[0]: tuple(q[1:] for q in _HELD if q[0] == p[0]) for p in _HELD}  # by first word, the rest of each
+
+
+def holding(words: list[str], at: int) -> int:
+    """Where a phrase of ``HOLDING`` starting at ``at`` in ``words`` (lowercase) ends (the index past it, words of
+    ``_BEFORE_VERB`` after its first word: "is now responsible for"), or ``at`` where none starts."""
+    rests = _HOLDING.get(words[at], ())
+    k = at + 1
+    while rests and k < len(words) and words[k] in _BEFORE_VERB:
+        k += 1
+    return next((k + len(rest) for rest in rests if tuple(words[k:k + len(rest)]) == rest), at)
+
+
 _POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
 # Units of one measure, as stemmed: a count in one of them for a count in another is one slot ("30 seconds" / "2
 # minutes"); other units apart are two ("4 nodes" / "3 GPUs": ``contradiction_compare._counts_apart``).
