@@ -4,6 +4,7 @@ More: docs/storage-tuning.md#sqlite-db."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
 import os
 import time
@@ -146,11 +147,23 @@ def open_connection(
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA secure_delete=ON")
     conn.execute("PRAGMA mmap_size=0")  # docs/storage-tuning.md#no-memory-map
+    if not read_only:
+        grow_before_writing(conn)
     if path.stat().st_ino != inode:  # `memvault encrypt` or `decrypt` replaced it meanwhile
         conn.close()
         raise StorageUnavailable(f"{str(path)!r} was replaced by another file while being opened (`memvault "
                                  "encrypt` or `decrypt`?). Nothing was written; opening it again is safe.")
     return conn
+
+
+def grow_before_writing(conn: apsw.Connection) -> None:
+    """Have ``conn``'s checkpoints extend the file to its final size before they write page 1, whose
+    header counts the pages: SQLite's unix VFS acts on a checkpoint's size hint only when a chunk size
+    is set (``SQLITE_FCNTL_CHUNK_SIZE``, sqlite.org/c3ref/c_fcntl_begin_atomic_write.html). Without it
+    the file is shorter than its header says until the checkpoint ends, which the readiness probe
+    cannot tell from a cut (``health.short_of_pages``). A chunk of one page: the file grows as before."""
+    page_size = ctypes.c_int(conn.execute("PRAGMA page_size").fetchone()[0])
+    conn.file_control("main", apsw.SQLITE_FCNTL_CHUNK_SIZE, ctypes.addressof(page_size))
 
 
 def read_only_reason(path: Path) -> str | None:
