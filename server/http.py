@@ -218,6 +218,7 @@ class Guard:
         self.allowed = {b"host": [h.lower() for h in hosts], b"origin": [o.lower() for o in origins]}
         self.challenge, self.verifier, self.resource_metadata = challenge, verifier, resource_metadata
         self._logged: tuple[str, str] | None = None  # the database's problem last logged (refusal)
+        self._token_logged: str | None = None  # why the last token could not be checked, as logged
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -305,6 +306,7 @@ class Guard:
         try:
             identity = await self.verifier.verify_token(token)
             _VERIFIED.set((token, identity))
+            self._token_logged = None
         except IssuerUnreachable as exc:  # the token was not judged: no failed authentication
             return _error(503, "temporarily_unavailable", exc.description, Retry_After=str(exc.retry_s))
         except TokenRefused as exc:
@@ -313,7 +315,9 @@ class Guard:
                           WWW_Authenticate=challenge(exc.description, self.resource_metadata))
         except MemvaultError as exc:  # the keys could not be read: an expected failure, counted, no traceback
             self._failed(scope)
-            log.warning("could not check a bearer token: %s", exc)
+            if str(exc) != self._token_logged:  # logged as it changes, not per request
+                log.warning("could not check a bearer token: %s", exc)
+                self._token_logged = str(exc)
             return _unavailable(said_unavailable(problem_of(exc), self.watch.backend))
         if self.limiter is not None:
             caller = caller_of(identity)
