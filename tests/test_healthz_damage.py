@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
-import httpx2
 import pytest
-from damaged_files import DAMAGED, PAGE, calls, fleet_file
+from damaged_files import (DAMAGED, calls, cut_inside_a_page, cut_to, fleet_file, healthz, last_page_gone, looks_while,
+                           middle_page_overwritten, tag_index_overwritten)
 from httpwire import HttpServer
 from sqlite_raw import overwrite_pages
 
@@ -32,39 +32,9 @@ def template(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) 
     return fleet_file(tmp_path_factory.mktemp("template"), real_embedder)
 
 
-def _cut_to(fraction: float) -> Callable[[Path], None]:
-    def cut(db: Path) -> None:
-        with open(db, "r+b") as f:
-            f.truncate(int(db.stat().st_size * fraction) // PAGE * PAGE)
-    cut.__name__ = f"cut to {fraction}"
-    return cut
-
-
-def _half_a_page_off(db: Path) -> None:
-    with open(db, "r+b") as f:
-        f.truncate(db.stat().st_size // 2)  # inside a page
-
-
-def _last_page_gone(db: Path) -> None:
-    with open(db, "r+b") as f:
-        f.truncate(db.stat().st_size - PAGE)
-
-
-def _middle_page_overwritten(db: Path) -> None:
-    with open(db, "r+b") as f:
-        f.seek(db.stat().st_size // PAGE // 2 * PAGE)
-        f.write(b"\xa5" * PAGE)
-
-
 def _header_zeroed(db: Path) -> None:
     with open(db, "r+b") as f:
         f.write(b"\x00" * 100)
-
-
-def _tag_index_overwritten(db: Path) -> None:
-    """Pages no recall reads (the tag index: the file has no tags), in the closed file: the server's check
-    at start finds them, so writes are refused and reads served."""
-    overwrite_pages(db, "memory_tags_by_tag")
 
 
 def _keyword_index_overwritten(db: Path) -> None:
@@ -72,19 +42,15 @@ def _keyword_index_overwritten(db: Path) -> None:
     overwrite_pages(db, "memories_fts_1_data")
 
 
-def _health(server: HttpServer) -> httpx2.Response:
-    return httpx2.get(f"{server.base}/healthz", timeout=30)
-
-
 # (damage, whether recall fails (None: as the pages hit fall), /healthz's reason while it does); the last two
 # damage the closed file between two servers.
 DAMAGES = [
-    (_cut_to(0.5), True, "damaged"), (_half_a_page_off, True, "damaged"), (_cut_to(0.75), True, "damaged"),
-    (_last_page_gone, True, "damaged"), (_middle_page_overwritten, None, "damaged"),
+    (cut_to(0.5), True, "damaged"), (cut_inside_a_page, True, "damaged"), (cut_to(0.75), True, "damaged"),
+    (last_page_gone, True, "damaged"), (middle_page_overwritten, None, "damaged"),
     (_header_zeroed, True, "damaged"), (_keyword_index_overwritten, True, "damaged"),
-    (_tag_index_overwritten, False, None),
+    (tag_index_overwritten, False, None),
 ]
-CLOSED = (_keyword_index_overwritten, _tag_index_overwritten)
+CLOSED = (_keyword_index_overwritten, tag_index_overwritten)
 REFUSED = (_header_zeroed,)  # the readiness read meets it: every request is refused before any tool
 # The readiness probe's look at the file's length finds these (tests/test_healthz_finds_damage.py), unless a
 # checkpoint of the calls' writes wrote the file to its length again first (the lost pages then read as zeros, and
@@ -109,14 +75,14 @@ def test_healthz_is_not_ready_from_the_first_look_after_a_call_met_the_damage(
             damage(db)
             server = HttpServer(db, logs=tmp_path)
             deadline = time.monotonic() + 60  # the server's check at start (in the background) finds it
-            while _health(server).json()["database"] == "ready" and time.monotonic() < deadline:
+            while healthz(server).json()["database"] == "ready" and time.monotonic() < deadline:
                 time.sleep(0.2)
         else:
             damage(db)
             # the readiness read before the damage is served for PROBE_CACHE_S, and a file cut short is found at
             # the probe's second look
             deadline = time.monotonic() + 2 * PROBE_CACHE_S + 5
-            while damage in REFUSED + CUTS and _health(server).status_code == 200 and time.monotonic() < deadline:
+            while damage in REFUSED + CUTS and healthz(server).status_code == 200 and time.monotonic() < deadline:
                 time.sleep(0.2)
         # refused before any tool (the probe found it), or served and the calls meet it (a cut a checkpoint hid)
         refusing = damage in REFUSED or damage in CUTS and server.post(template[1], TOOL_CALL).status_code == 503
@@ -125,7 +91,7 @@ def test_healthz_is_not_ready_from_the_first_look_after_a_call_met_the_damage(
             if not refusing:
                 try:
                     recalled, remembered = anyio.run(calls, server, template[1], n)
-                    looks.append((recalled, remembered, _health(server)))
+                    looks.append((recalled, remembered, healthz(server)))
                     continue
                 except Exception:  # the SDK's client raises on a 503: the probe found a cut meanwhile
                     if damage not in CUTS:
@@ -134,7 +100,7 @@ def test_healthz_is_not_ready_from_the_first_look_after_a_call_met_the_damage(
             refused = server.post(template[1], TOOL_CALL)  # HTTP 503, saying what happened
             assert refused.status_code == 503 and refused.json()["error"] == "database_unavailable"
             assert refused.json()["error_description"].startswith(DAMAGED), refused.text
-            looks.append(((True, refused.text), (True, refused.text), _health(server)))
+            looks.append(((True, refused.text), (True, refused.text), healthz(server)))
         log = server.log()
     finally:
         server.close()
@@ -160,7 +126,6 @@ def test_a_busy_sound_server_stays_ready(tmp_path: Path, template: tuple[Path, s
     db = tmp_path / "m.db"
     shutil.copy(template[0], db)
     server = HttpServer(db, logs=tmp_path)
-    looks: list[httpx2.Response] = []
 
     async def busy() -> list[tuple[bool, str]]:
         done: list[tuple[bool, str]] = []
@@ -169,20 +134,14 @@ def test_a_busy_sound_server_stays_ready(tmp_path: Path, template: tuple[Path, s
             for n in range(first, first + 8):
                 done.extend(await calls(server, template[1], n))
 
-        async def prober() -> None:
-            for _ in range(20):
-                looks.append(await anyio.to_thread.run_sync(_health, server))
-                await anyio.sleep(0.1)
-
         async with anyio.create_task_group() as tasks:
             for first in (0, 100, 200):
                 tasks.start_soon(caller, first)
-            tasks.start_soon(prober)
         return done
 
     try:
-        done = anyio.run(busy)
-        looks.append(_health(server))
+        done, looks = looks_while(server, busy)
+        looks.append(healthz(server))
     finally:
         server.close()
     assert [text for failed, text in done if failed] == []

@@ -21,10 +21,10 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
-from damaged_files import PAGE, fleet_file
+from damaged_files import (PAGE, cut_inside_a_page, cut_to, fleet_file, healthz, last_page_gone, looks_while,
+                           middle_page_overwritten, tag_index_overwritten)
 from fakes import FakeEmbedder
 from httpwire import HttpServer, client
-from sqlite_raw import overwrite_pages
 
 from memvault.server.http import PROBE_CACHE_S
 from memvault.storage.embeddings import Embedder
@@ -49,39 +49,9 @@ def _frequent(command: list[str]) -> list[str]:
     return [sys.executable, "-c", _FREQUENT, *command[serve:]]
 
 
-def _cut_to_half(db: Path) -> None:
-    with open(db, "r+b") as f:
-        f.truncate(db.stat().st_size // 2 // PAGE * PAGE)
-
-
-def _cut_inside_a_page(db: Path) -> None:
-    with open(db, "r+b") as f:
-        f.truncate(db.stat().st_size // 2 + 100)
-
-
-def _last_page_gone(db: Path) -> None:
-    with open(db, "r+b") as f:
-        f.truncate(db.stat().st_size - PAGE)
-
-
-def _middle_page_overwritten(db: Path) -> None:
-    with open(db, "r+b") as f:
-        f.seek(db.stat().st_size // PAGE // 2 * PAGE)
-        f.write(b"\xa5" * PAGE)
-
-
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> tuple[Path, str]:
     return fleet_file(tmp_path_factory.mktemp("template"), real_embedder)
-
-
-def _health(server: HttpServer) -> httpx2.Response:
-    return httpx2.get(f"{server.base}/healthz", timeout=30)
-
-
-def _tag_index_overwritten(db: Path) -> None:
-    """Pages nothing but the whole-file check reads (the tag index: the file has no tags)."""
-    overwrite_pages(db, "memory_tags_by_tag")
 
 
 NOT_READY = (503, {"status": "error", "database": "not ready", "reason": "damaged"})
@@ -98,10 +68,10 @@ def _settled(server: HttpServer, key: str) -> None:
 
     anyio.run(call)
     deadline = time.monotonic() + 60
-    while _health(server).json()["model"] != "ready" and time.monotonic() < deadline:
+    while healthz(server).json()["model"] != "ready" and time.monotonic() < deadline:
         time.sleep(0.2)
     time.sleep(5)
-    assert _health(server).json() == {"status": "ok", "database": "ready", "model": "ready"}
+    assert healthz(server).json() == {"status": "ok", "database": "ready", "model": "ready"}
 
 
 def _says(health: httpx2.Response, answers: tuple[tuple[int, dict[str, str]], ...]) -> bool:
@@ -112,8 +82,8 @@ def _says(health: httpx2.Response, answers: tuple[tuple[int, dict[str, str]], ..
 # (damage, /healthz's answers once found): a cut file is not ready; pages written over are "damaged", or not
 # ready once a read of a tenant (a background job's: the vector index's warm-up, a consolidation) met them
 DAMAGES = [
-    (_cut_to_half, (NOT_READY,)), (_cut_inside_a_page, (NOT_READY,)), (_last_page_gone, (NOT_READY,)),
-    (_middle_page_overwritten, (DAMAGED, NOT_READY)), (_tag_index_overwritten, (DAMAGED,)),
+    (cut_to(0.5), (NOT_READY,)), (cut_inside_a_page, (NOT_READY,)), (last_page_gone, (NOT_READY,)),
+    (middle_page_overwritten, (DAMAGED, NOT_READY)), (tag_index_overwritten, (DAMAGED,)),
 ]
 
 
@@ -128,10 +98,10 @@ def test_healthz_finds_damage_done_while_the_server_runs_with_no_call_reading_it
     try:
         _settled(server, template[1])
         damage(db)
-        began, looks = time.monotonic(), [_health(server)]
+        began, looks = time.monotonic(), [healthz(server)]
         while not _says(looks[-1], answers) and time.monotonic() - began < FOUND_WITHIN_S:
             time.sleep(0.2)
-            looks.append(_health(server))
+            looks.append(healthz(server))
         found = looks[-1]
         remembered = server.post(template[1], {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": "remember", "arguments": {"content": "The printer on floor 3 is out of toner."}}})
@@ -157,7 +127,6 @@ def test_a_sound_server_under_writes_and_checkpoints_stays_ready(tmp_path: Path,
     db = tmp_path / "m.db"
     shutil.copy(template[0], db)
     server = HttpServer(db, logs=tmp_path, wrap=_frequent)
-    looks: list[httpx2.Response] = []
 
     async def busy() -> list[tuple[bool, str]]:
         done: list[tuple[bool, str]] = []
@@ -169,21 +138,15 @@ def test_a_sound_server_under_writes_and_checkpoints_stays_ready(tmp_path: Path,
                                                                     f"24.04 with {n * 3} GB of disk for cache {n}."})
                     done.append((got.is_error, got.content[0].text))
 
-        async def prober() -> None:
-            while len(done) < 45:
-                looks.append(await anyio.to_thread.run_sync(_health, server))
-                await anyio.sleep(0.1)
-
         async with anyio.create_task_group() as tasks:
             for first in (0, 100, 200):
                 tasks.start_soon(writer, first)
-            tasks.start_soon(prober)
         return done
 
     try:
-        done = anyio.run(busy)
+        done, looks = looks_while(server, busy)
         time.sleep(1.5)  # one more whole-file check after the writes
-        looks.append(_health(server))
+        looks.append(healthz(server))
         log = server.log()
     finally:
         server.close()
@@ -205,7 +168,7 @@ def test_a_file_shorter_than_its_header_counts_is_damaged_at_the_probes_second_l
             store.remember(tenant="acme", scope="default", content=f"Runner {i} builds the {i}th service image.")
         _backend(store).checkpoint()
         _backend(store).read_header()
-        _last_page_gone(Path(_backend(store).location))
+        last_page_gone(Path(_backend(store).location))
         _backend(store).read_header()  # a checkpoint may be writing: not yet
         assert _backend(store).damaged is None
         with pytest.raises(Damaged, match="the size check failed"):
@@ -275,7 +238,7 @@ def test_a_damaged_file_is_logged_once_not_once_per_refused_request(tmp_path: Pa
     shutil.copy(template[0], db)
     server = HttpServer(db, logs=tmp_path, **QUIET)  # --auth keys
     try:
-        _cut_inside_a_page(db)
+        cut_inside_a_page(db)
         time.sleep(PROBE_CACHE_S)  # (the last sound look is served for PROBE_CACHE_S)
         refused = [server.post(template[1], {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
             "name": "recall", "arguments": {"query": "which host runs svc-42"}}}) for n in range(12)]
