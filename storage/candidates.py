@@ -185,7 +185,7 @@ def gather(
     password = asks_for_password(words_query)
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
     # A short form's words are keywords too ("database" of "DB": ``spelled_out``).
-    other_chunks = [c for _, other in other_forms(_NAME.findall(words_query)) for c in query_chunks(other)]
+    other_chunks = [c for _, other in other_forms(tuple(_NAME.findall(words_query))) for c in query_chunks(other)]
     found, older_keyword, _ = current_and_older(tx, Search(
         filters, k=pool, words=chunks + time_chunks + [c for c in other_chunks if c not in chunks],
         terms=list(dict.fromkeys(content_words(chunks, asked) + (content_words(time_chunks) if time_chunks else [])
@@ -574,17 +574,18 @@ def named_around(
     return [name for name in unknown if name not in acronyms] if rest and rest <= closest else unknown
 
 
-def other_forms(question: list[str]) -> list[tuple[list[str], str]]:
-    """Each short form among ``question``'s words (:data:`SHORT_FORMS`) and run of them it stands for, as
-    (the question's words, how a memory may write them instead, lower case): (["DB"], "database"),
-    (["pull", "requests"], "prs")."""
-    lower = [w.lower() for w in question]
-    found = [([word], SHORT_FORMS[low]) for word, low in zip(question, lower, strict=True) if low in SHORT_FORMS]
+@lru_cache(maxsize=256)  # one question's words, asked of each candidate's text
+def other_forms(question: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """Each short form among ``question``'s words (``query.SHORT_FORMS``) and run of them it stands for, as
+    (the question's words, how a memory may write them instead, lower case): (("DB",), "database"),
+    (("pull", "requests"), "prs")."""
+    lower = tuple(w.lower() for w in question)
+    found = [((word,), SHORT_FORMS[low]) for word, low in zip(question, lower, strict=True) if low in SHORT_FORMS]
     for short, long in SHORT_FORMS.items():
-        words = long.split()
+        words = tuple(long.split())
         found += [(question[i:i + len(words)], short) for i in range(len(lower) - len(words) + 1)
                   if lower[i:i + len(words)] == words]
-    return found
+    return tuple(found)
 
 
 def spelled_out(question: list[str], text: str) -> list[str]:
@@ -594,7 +595,7 @@ def spelled_out(question: list[str], text: str) -> list[str]:
     (docs/retrieval-tuning.md#acronyms); a short form and the words it stands for (:func:`other_forms`:
     "DB" and "database"); each word once. Linear in the two texts for each distinct acronym
     (docs/retrieval-tuning.md#acronyms)."""
-    forms = _other_forms(tuple(question))
+    forms = other_forms(tuple(question))
     asking = _acronyms(tuple(question))
     if not asking and not forms and _ACRONYM_IN.search(text) is None:
         return []  # most texts and questions hold no acronym: no word of the text read
@@ -613,11 +614,6 @@ def spelled_out(question: list[str], text: str) -> list[str]:
         for acronym in saying:
             found.update(dict.fromkeys(_spelling(acronym, question, asked)))
     return list(found)
-
-
-@lru_cache(maxsize=256)  # one question's words, asked of each candidate's text
-def _other_forms(words: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str], ...]:
-    return tuple((tuple(found), other) for found, other in other_forms(list(words)))
 
 
 @lru_cache(maxsize=256)  # one question's words, asked of each candidate's text
