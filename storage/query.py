@@ -360,7 +360,7 @@ def subject_words(words: list[str]) -> list[str]:
 def topic_words(query: str, words: list[str], names: list[str] | tuple[str, ...] = ()) -> list[str]:
     """The ``words`` (``query``'s content words, :func:`content_words`) naming what it is about: its
     ``names`` ("IT" of "who handles IT?") and :func:`subject_words` that do not ask how (:func:`asks_how`:
-    "port", "need"), but not the verb of its act (:func:`asked_act`: "use" of "what CI do we use?"); a
+    "port", "need"), but not the verb of its act (:func:`asked_verbs`: "use" of "what CI do we use?"); a
     memory holding only the others shares no subject with it."""
     verbs = {form for verb in asked_verbs(query) for form in verb_forms(verb)}
     return [w for w in words if (w in names or (subject_words([w]) and not asks_how(w))) and w.lower() not in verbs]
@@ -377,18 +377,17 @@ VERB_KIN = {
     "use": "use run rely prefer",
 }
 # "what/which [the kind asked for] do/does/did [a name] [its verb] [what else]" (``asked_of``)
-_ASKED_OF = re.compile(r"^\W*(?i:what|which)\s+((?:[\w'-]+\s+){0,3}?)(?i:do|does|did)\s+((?:[A-Z][\w'-]*\s+){1,3})"
-                       r"(?:[a-z]+ly\s+)?([a-z]+)\b(.*)$", re.DOTALL)
+_ASKED_OF = re.compile(r"^\W*(?i:what|which)\s+((?:[\w'-]+\s+){0,3}?)(?i:do|does|did)\s+"
+                       r"((?:[A-Z][\w'-]*\s+){1,3})(?:[a-z]+ly\s+)?([a-z]+)\b(.*)$", re.DOTALL)
 
 
 def asked_of(query: str) -> tuple[frozenset[str], str | None] | None:
-    """What a question asks someone named does or holds, where the verb and the words beside it are all it
-    asks ("What does June prefer?", "What editor does Priya use?", "what does Marcus prefer for
-    indentation?"): (the words a memory answering holds one of: the verb, its forms and kin
-    (:data:`VERB_KIN`, the words of its kind or meaning: :data:`MEANINGS`), the other words it asks with; the
-    kind its verb names, a memory of which states it).
-    None for any other question, and where it asks for a value a memory states without naming it
-    ("which port does Redis use?": :data:`MANNER_WORDS`)."""
+    """What a question asks that someone named does, by its verb and the words beside it ("What does June
+    prefer?", "What editor does Priya use?", "what does Marcus prefer for indentation?"): (the words of which
+    a memory answering holds one: the verb's forms, its kin (:data:`VERB_KIN`), the words of its kind or
+    meaning (:data:`KIND_WORDS`, :data:`MEANINGS`) and the question's other words; the kind the verb names,
+    of which a memory states it). None for any other question, and where it asks for a value a memory
+    states without naming it ("which port does Redis use?": :data:`MANNER_WORDS`)."""
     found = _ASKED_OF.match(query)
     if found is None:
         return None

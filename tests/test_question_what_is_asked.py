@@ -38,29 +38,32 @@ def shared_clock():
     return lambda: int(NOW.timestamp() * 1000)
 
 
-def remember(store, memories: tuple[str | tuple[str, str], ...], around: bool) -> None:  # type: ignore[no-untyped-def]
+Memories = tuple[str | tuple[str, str], ...]  # each a fact's text, or (text, kind)
+
+
+def remember(store, memories: Memories, around: bool) -> None:  # type: ignore[no-untyped-def]
     for memory in (*memories, *(AROUND if around else ())):
         content, kind = (memory, "fact") if isinstance(memory, str) else memory
         store.remember(tenant="t", scope="proj", content=content, kind=kind, observed_at=OLD, check_similar=False)
 
 
-def recall(shared_store, memories: tuple[str | tuple[str, str], ...], question: str, around: bool = True):  # type: ignore[no-untyped-def]
+def recall(shared_store, memories: Memories, question: str, around: bool = True):  # type: ignore[no-untyped-def]
     store, _ = shared_store(remember, memories, around)
     return store.recall(tenant="t", query=question, scopes=["proj"], limit=3)
 
 
-def sure_of(shared_store, memories: tuple[str | tuple[str, str], ...], question: str, around: bool = True) -> None:  # type: ignore[no-untyped-def]
-    outcome = recall(shared_store, memories, question, around)
-    assert outcome.hits, "no hit"
-    first = outcome.hits[0]
-    assert (first.memory.content, first.confidence >= SURE_CONFIDENCE) == (memories[0] if isinstance(
-        memories[0], str) else memories[0][0], True), (first.memory.content, first.confidence)
+def sure_of(shared_store, memories: Memories, question: str, around: bool = True):  # type: ignore[no-untyped-def]
+    """The first of ``memories`` is the first hit, and sure."""
+    hits = recall(shared_store, memories, question, around).hits
+    wanted = memories[0] if isinstance(memories[0], str) else memories[0][0]
+    assert hits and hits[0].memory.content == wanted and hits[0].confidence >= SURE_CONFIDENCE, \
+        [(hit.memory.content, hit.confidence) for hit in hits]
 
 
-def unsure_of(shared_store, memories: tuple[str | tuple[str, str], ...], question: str, around: bool = True) -> None:  # type: ignore[no-untyped-def]
-    outcome = recall(shared_store, memories, question, around)
-    assert all(hit.confidence < SURE_CONFIDENCE for hit in outcome.hits), \
-        [(hit.memory.content, hit.confidence) for hit in outcome.hits]
+def unsure_of(shared_store, memories: Memories, question: str, around: bool = True):  # type: ignore[no-untyped-def]
+    """No hit is sure."""
+    hits = recall(shared_store, memories, question, around).hits
+    assert all(hit.confidence < SURE_CONFIDENCE for hit in hits), [(hit.memory.content, hit.confidence) for hit in hits]
 
 
 # --- 1. what someone prefers, likes, uses or wants ------------------------------------------------------
