@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, TypeVar
 from . import successors
 from .backend import Found, Reader, Search
 from .contradiction import brief
+from .contradiction_words import stem
 from .history import SESSION_TAG, session_of
 from .query import (
-    LAST_SESSION_DIGESTS, MEANINGS, Act, PASSWORD_WORDS, QUERY_OPERATORS, STOP_WORDS, Filters, asked_act,
-    asked_meanings, asked_relation, asked_type, asking_leave_aside, asks_for_last_session, asks_for_password, asks_how,
-    content_words, labels, names_no_subject, query_chunks, subject_words, topic_words, verb_forms,
+    LAST_SESSION_DIGESTS, MEANINGS, PASSWORD_WORDS, QUERY_OPERATORS, SHORT_FORMS, STOP_WORDS, Filters, asked_act,
+    asked_meanings, asked_of, asked_relation, asked_type, asked_verbs, asking_leave_aside, asks_for_last_session,
+    asks_for_password, asks_how, content_words, labels, names_no_subject, query_chunks, subject_words, topic_words,
+    verb_forms,
 )
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
@@ -99,6 +101,10 @@ class Candidates:
     # The candidates holding no word naming the question's subject (``query.topic_words``), nor a superseded
     # version of them does: never sure (ranking.rank)
     off_topic: frozenset[int] = frozenset()
+    # In a question naming someone the store knows and no time, asking what they do by its verb alone
+    # (``query.asked_of``): the candidates holding none of its words, nor of the kind its verb names ("June is
+    # on parental leave" for "What does June prefer?"): never sure (ranking.capped)
+    unanswered: frozenset[int] = frozenset()
 
 
 Listed = TypeVar("Listed", tuple[int, float, float], tuple[int, float])
@@ -161,8 +167,10 @@ def gather(
     ``words_query`` still names, never a name. More: docs/retrieval-tuning.md#candidates-gather."""
     kinds, kind_only = named
     chunks = query_chunks(asking_leave_aside(words_query))
-    # The time's words are keywords too ("2027-03-14", "March" in a memory's text).
-    time_chunks = [c for c in query_chunks(when.text) if c not in chunks] if when is not None and when.written else []
+    # The time's words are keywords too ("2027-03-14", "March" in a memory's text), a quarter's as "Q3" too.
+    quarter = when.said.quarter() if when is not None and when.said is not None else None
+    time_chunks = [c for c in query_chunks(f"{when.text} {quarter or ''}") if c not in chunks] \
+        if when is not None and when.written else []
     asked = [name for name in names(words_query) if name.lower() not in timed]
     # A name that is also a function word ("Will", "Don", "Can"), or holds one ("Plan A"), is a phrase of the
     # question's subject.
@@ -176,8 +184,10 @@ def gather(
     name_words = {name: content_words(query_chunks(name)) for name in asked}
     password = asks_for_password(words_query)
     known: dict[int, Memory] = {}  # rows read in ``tx`` on the way
+    # A short form's words are keywords too ("database" of "DB": ``spelled_out``).
+    other_chunks = [c for _, other in other_forms(tuple(_NAME.findall(words_query))) for c in query_chunks(other)]
     found, older_keyword, _ = current_and_older(tx, Search(
-        filters, k=pool, words=chunks + time_chunks,
+        filters, k=pool, words=chunks + time_chunks + [c for c in other_chunks if c not in chunks],
         terms=list(dict.fromkeys(content_words(chunks, asked) + (content_words(time_chunks) if time_chunks else [])
                                  + [w for ws in name_words.values() for w in ws] + asked + meaning_words
                                  + act_words + doer_words)),
@@ -332,8 +342,7 @@ def gather(
     heard = [name for name in asked if name not in unknown]
     # The act of the question from its wh-word on ("According to Gina, what makes ...").
     wh = _WH_WORD.search(words_query)
-    verbs = (asked_act(words_query[wh.start():] if wh else words_query, adverbial=False)
-             or Act((), ())).verbs if heard else ()
+    verbs = asked_verbs(words_query[wh.start():] if wh else words_query) if heard else ()
     # "prefer to drink": a verb; "how fast": the measure asked for, which a memory states without naming it
     after = _INFINITIVE.findall(words_query) + _AFTER_HOW.findall(words_query) if heard else []
     # "from accounting" of "Does Bob from accounting prefer tea?" tells whom it asks of (``subjects.qualifying``)
@@ -345,7 +354,21 @@ def gather(
                                              found) if heard else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
-                      next(iter(listed), None), said, untimed, fits, worded, unheard, heads, off_topic)
+                      next(iter(listed), None), said, untimed, fits, worded, unheard, heads, off_topic,
+                      unanswered(words_query, rows) if heard and when is None else frozenset())
+
+
+def unanswered(question: str, rows: dict[int, Memory]) -> frozenset[int]:
+    """The seqs of ``rows`` that do not answer what ``question`` asks someone named does (``query.asked_of``):
+    their text holds none of its words (``contradiction.stem`` alike) and they are not of the kind its verb
+    names; none for any other question."""
+    asked = asked_of(question)
+    if asked is None:
+        return frozenset()
+    words, kind = asked
+    stems = {stem(w) for w in words}
+    return frozenset(seq for seq, memory in rows.items() if memory.kind != kind
+                     and stems.isdisjoint(stem(w) for w in _NAME.findall((memory.content or "").lower())))
 
 
 def worded_near(tx: Reader, filters: Filters, text: str, vector: np.ndarray | int, k: int,
@@ -551,20 +574,38 @@ def named_around(
     return [name for name in unknown if name not in acronyms] if rest and rest <= closest else unknown
 
 
+@lru_cache(maxsize=256)  # one question's words, asked of each candidate's text
+def other_forms(question: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """Each short form among ``question``'s words (``query.SHORT_FORMS``) and run of them it stands for, as
+    (the question's words, how a memory may write them instead, lower case): (("DB",), "database"),
+    (("pull", "requests"), "prs")."""
+    lower = tuple(w.lower() for w in question)
+    found = [((word,), SHORT_FORMS[low]) for word, low in zip(question, lower, strict=True) if low in SHORT_FORMS]
+    for short, long in SHORT_FORMS.items():
+        words = tuple(long.split())
+        found += [(question[i:i + len(words)], short) for i in range(len(lower) - len(words) + 1)
+                  if lower[i:i + len(words)] == words]
+    return tuple(found)
+
+
 def spelled_out(question: list[str], text: str) -> list[str]:
     """The words of ``question`` (its words in order) that ``text`` says the other way round: an
     acronym of the question whose letters open consecutive words of ``text`` ("DR" in "disaster
     recovery"), and consecutive words of the question whose first letters spell an acronym of ``text``
-    (docs/retrieval-tuning.md#acronyms); each word once. Linear in the two texts for each distinct
-    acronym (docs/retrieval-tuning.md#acronyms)."""
+    (docs/retrieval-tuning.md#acronyms); a short form and the words it stands for (:func:`other_forms`:
+    "DB" and "database"); each word once. Linear in the two texts for each distinct acronym
+    (docs/retrieval-tuning.md#acronyms)."""
+    forms = other_forms(tuple(question))
     asking = _acronyms(tuple(question))
-    if not asking and _ACRONYM_IN.search(text) is None:
+    if not asking and not forms and _ACRONYM_IN.search(text) is None:
         return []  # most texts and questions hold no acronym: no word of the text read
     said = _NAME.findall(text)
+    written = f" {' '.join(said).lower()} " if forms else ""
+    found: dict[str, None] = dict.fromkeys(w for words, other in forms for w in words
+                                           if f" {other} " in written or f" {other}s " in written)
     named = set(said)
     asking = [w for w in asking if w not in named]
     saying = sorted({w for w in said if _ACRONYM.fullmatch(w)} - set(question))
-    found: dict[str, None] = {}
     if asking:  # most texts and questions hold no acronym: no initials read
         spoken = _initials(said)
         found.update((word, None) for word in asking if _spelling(word, said, spoken))

@@ -57,15 +57,28 @@ def labels(written: list[str], at: int) -> bool:
 # Words by which a question asks whether an act may be done, not what it is about: "may" before its doer ("may
 # I", "when may we"), but for the month after a word leading to one ("in May we"); a permission before "to" or
 # "if", but for a noun after a determiner ("is it ok to", "are we allowed to", "is it okay if I"; not "the fine
-# to pay"); "go ahead and" ("can I go ahead and deploy"). "May" the person and "is X allowed?" stay words of
-# the question.
+# to pay"), or ending a question that opens with a form of "be" ("is deploying on a Friday permitted?", "are
+# force pushes allowed?"); "go ahead and" ("can I go ahead and deploy"). "May" the person stays a word of the
+# question.
+_PERMISSION = r"(?:ok|okay|alright|all right|fine|cool|safe|acceptable|appropriate|advisable|wise|possible|allowed" \
+    r"|permitted)"
 ASKING_LEAVE = re.compile(
     r"(?:\b(\w+)\s+)?\b(?:(may)(?=\s+(?:i|we|you|they|he|she|one)\b)"
-    r"|(?:ok|okay|alright|all right|fine|cool|safe|acceptable|appropriate|advisable|wise|possible|allowed|permitted)"
-    r"(?=\s+(?:(?:for|with|by)\s+\w+\s+)?(?:to|if)\s)|go\s+ahead\s+(?:and|with)(?=\s))",
+    rf"|{_PERMISSION}(?=\s+(?:(?:for|with|by)\s+\w+\s+)?(?:to|if)\s)"
+    r"|go\s+ahead\s+(?:and|with)(?=\s))",
     re.IGNORECASE)
+_ASKING_LEAVE_LAST = re.compile(rf"^\s*(?:is|are|was|were|am)\s.*\s({_PERMISSION})\s*[?!.]*\s*$",
+                                re.IGNORECASE | re.DOTALL)
 _MONTH_LEADS = frozenset(
     "in on since until till by of from during before after early mid late last this next every through".split())
+# Short forms engineers write for a word or two, read both ways round as an acronym and its words are
+# (``candidates.spelled_out``), and as one word by ``siblings``: "DB" and "database", "PRs" and "pull requests".
+SHORT_FORMS = {
+    "db": "database", "dbs": "databases", "pr": "pull request", "prs": "pull requests", "repo": "repository",
+    "repos": "repositories", "env": "environment", "envs": "environments", "config": "configuration",
+    "configs": "configurations", "k8s": "kubernetes", "auth": "authentication", "prod": "production",
+    "infra": "infrastructure", "docs": "documentation", "deps": "dependencies", "perf": "performance",
+}
 # FTS5's operators: plain words to the keyword side, and no names ("NEAR(Kafka", "NOT Redis").
 QUERY_OPERATORS = frozenset({"and", "or", "not", "near"})
 # An episode is indexed with the one before it in its scope within this gap (one conversation).
@@ -85,6 +98,15 @@ KIND_WORDS = {
     "fact": "fact facts",
 }
 _KIND_OF_WORD = {w: kind for kind, words in KIND_WORDS.items() for w in words.split()}
+
+
+def kind_of(word: str) -> str | None:
+    """The kind (:data:`KIND_WORDS`) the lower-case ``word`` names, itself or as the -ing form of one of
+    them ("happening", "deciding"), or None."""
+    if word in _KIND_OF_WORD or not word.endswith("ing"):
+        return _KIND_OF_WORD.get(word)
+    return _KIND_OF_WORD.get(word[:-3]) or _KIND_OF_WORD.get(word[:-3] + "e")
+
 # What a question's verb asks for, read only in a question naming a time: {meaning: (the kind of a
 # memory of that meaning or None, words asking for it, words by which a memory of any kind is of it)}.
 # "Heat pump stopped ..." answers "what broke?"; "Deployed the billing service" does not, nor a
@@ -214,13 +236,17 @@ def query_chunks(query: str) -> list[list[str]]:
 
 def asking_leave_aside(query: str) -> str:
     """``query`` without the words by which it asks whether an act may be done (:data:`ASKING_LEAVE`):
-    "may I deploy on a Friday?" asks what "can I deploy on a Friday?" does."""
+    "may I deploy on a Friday?" and "is deploying on a Friday permitted?" ask what "can I deploy on a
+    Friday?" does."""
     def aside(found: re.Match[str]) -> str:
         before = (found.group(1) or "").lower()
         if before in (_MONTH_LEADS if found.group(2) else _DETERMINERS):
             return found.group(0)
         return (found.group(1) or "") + " "
 
+    last = _ASKING_LEAVE_LAST.match(query)
+    if last:
+        query = query[:last.start(1)] + query[last.end(1):]
     return ASKING_LEAVE.sub(aside, query)
 
 
@@ -275,9 +301,9 @@ def named_kinds(query: str) -> tuple[frozenset[str], bool]:
     if asks_for_last_session(query):
         return frozenset({"episode"}), True
     words = _WORD.findall(query.lower())
-    kinds = {_KIND_OF_WORD[w] for w in words if w in _KIND_OF_WORD}
+    kinds = {kind for w in words if (kind := kind_of(w))}
     kinds.update(kind for kind, phrase in KIND_PHRASES if phrase.search(query))
-    only = bool(kinds) and all(w in _KIND_OF_WORD or w in STOP_WORDS or w in GENERIC_WORDS for w in words)
+    only = bool(kinds) and all(kind_of(w) or w in STOP_WORDS or w in GENERIC_WORDS for w in words)
     return frozenset(kinds), only
 
 
@@ -301,7 +327,7 @@ def asks_for_last_session(query: str) -> bool:
     if not refers_to_last_session(query):
         return False
     return all(w in STOP_WORDS or w in SESSION_WORDS or w in GENERIC_WORDS or w in ACTIVITY_WORDS
-               or w in _KIND_OF_WORD for w in _WORD.findall(LAST_SESSION.sub(" ", query.lower())))
+               or kind_of(w) for w in _WORD.findall(LAST_SESSION.sub(" ", query.lower())))
 
 
 def asks_for_password(query: str) -> bool:
@@ -327,18 +353,55 @@ def subject_words(words: list[str]) -> list[str]:
     one of :data:`MEANINGS` and those of :data:`GENERIC_WORDS`, :data:`ACTIVITY_WORDS` and
     :data:`GROUP_WORDS` ("finance" of "what did the finance team approve?")."""
     return [w for w in words if (lower := w.lower()) not in STOP_WORDS and lower not in GENERIC_WORDS
-            and lower not in ACTIVITY_WORDS and lower not in _KIND_OF_WORD and lower not in GROUP_WORDS
+            and lower not in ACTIVITY_WORDS and not kind_of(lower) and lower not in GROUP_WORDS
             and lower not in _MEANING_OF_WORD]
 
 
 def topic_words(query: str, words: list[str], names: list[str] | tuple[str, ...] = ()) -> list[str]:
     """The ``words`` (``query``'s content words, :func:`content_words`) naming what it is about: its
     ``names`` ("IT" of "who handles IT?") and :func:`subject_words` that do not ask how (:func:`asks_how`:
-    "port", "need"), but not the verb of its act (:func:`asked_act`: "use" of "what CI do we use?"); a
+    "port", "need"), but not the verb of its act (:func:`asked_verbs`: "use" of "what CI do we use?"); a
     memory holding only the others shares no subject with it."""
-    act = asked_act(query, adverbial=False)
-    verbs = {form for verb in (act.verbs if act is not None else ()) for form in verb_forms(verb)}
+    verbs = {form for verb in asked_verbs(query) for form in verb_forms(verb)}
     return [w for w in words if (w in names or (subject_words([w]) and not asks_how(w))) and w.lower() not in verbs]
+
+
+# Verbs a question asks what someone does by, with the words a memory answering states it by ("What does June
+# prefer?": "June likes tea", "June's favourite drink is tea"; ``asked_of``). Other verbs by their own forms
+# and their kind's words (:data:`KIND_WORDS`).
+_LIKING = "prefer like love enjoy favourite favorite favour favor fond fan rather preference"
+VERB_KIN = {
+    **dict.fromkeys(("prefer", "like", "love", "enjoy"), _LIKING),
+    "want": "want wish hope like love need ask request",
+    "need": "need require want",
+    "use": "use run rely prefer",
+}
+# "what/which [the kind asked for] do/does/did [a name] [its verb] [what else]" (``asked_of``)
+_ASKED_OF = re.compile(r"^\W*(?i:what|which)\s+((?:[\w'-]+\s+){0,3}?)(?i:do|does|did)\s+"
+                       r"((?:[A-Z][\w'-]*\s+){1,3})(?:[a-z]+ly\s+)?([a-z]+)\b(.*)$", re.DOTALL)
+
+
+def asked_of(query: str) -> tuple[frozenset[str], str | None] | None:
+    """What a question asks that someone named does, by its verb and the words beside it ("What does June
+    prefer?", "What editor does Priya use?", "what does Marcus prefer for indentation?"): (the words of which
+    a memory answering holds one: the verb's forms, its kin (:data:`VERB_KIN`), the words of its kind or
+    meaning (:data:`KIND_WORDS`, :data:`MEANINGS`) and the question's other words; the kind the verb names,
+    of which a memory states it). None for any other question, and where it asks for a value a memory
+    states without naming it ("which port does Redis use?": :data:`MANNER_WORDS`)."""
+    found = _ASKED_OF.match(query)
+    if found is None:
+        return None
+    verb = found[3]
+    others = [w for w in _WORD.findall(f"{found[1]} {found[4]}".lower())
+              if w not in STOP_WORDS and w not in PREPOSITIONS and w not in _DETERMINERS]
+    if any(w in MANNER_WORDS or w.endswith("ly") for w in others):
+        return None
+    base = lemma(verb)
+    kind = kind_of(verb)
+    meaning = _MEANING_OF_WORD.get(verb.lower()) or _MEANING_OF_WORD.get(base)
+    kin = VERB_KIN.get(base, "").split() + (KIND_WORDS[kind].split() if kind else []) \
+        + (" ".join(MEANINGS[meaning][1:]).split() if meaning else [])
+    return frozenset([*verb_forms(verb), base, *kin, *others]), kind
 
 
 # --- the act a question names and who does it (docs/retrieval-tuning.md#time) -------------------
@@ -434,7 +497,7 @@ def _no_act(word: str) -> bool:
                if lower.endswith(("s", "ed", "ing")) and len(lower) - cut > 2}
     return (lemma(lower) in NO_ACT_WORDS or not NO_ACT_WORDS.isdisjoint(regular | {lower}) or lower in GENERIC_WORDS
             or lower in STOP_WORDS
-            or (lower in _KIND_OF_WORD and lower not in _MEANING_OF_WORD))
+            or (kind_of(lower) is not None and lower not in _MEANING_OF_WORD))
 
 
 # Words by which a question asks how, how much or when, not what about: a memory answering need not
@@ -468,6 +531,21 @@ def asks_how(word: str) -> bool:
 def _as_act(verbs: list[str], doer: list[str], why: bool) -> Act:
     named = () if why or any(_no_act(v) for v in verbs) else tuple(v.lower() for v in verbs)
     return Act(named, tuple(w for w in doer if _content(w)))
+
+
+def asked_verbs(query: str) -> tuple[str, ...]:
+    """The verbs (lower case) of the act ``query`` asks about: a wh-question's, where/when/why/how too
+    (:func:`asked_act`), or a yes/no question's after its auxiliary and a doer of one word ("use" of "should
+    I use MacPorts?", "own" of "does Bob own billing?"), which a memory states by a verb of its own ("We
+    install developer tools with Homebrew, never MacPorts")."""
+    act = asked_act(query, adverbial=False)
+    if act is not None:
+        return act.verbs
+    words = _WORD.findall(query)
+    if len(words) < 3 or words[0].lower() not in AUXILIARIES \
+            or not (words[1].lower() in _PRONOUNS or words[1][:1].isupper()):
+        return ()
+    return () if _no_act(words[2]) else (words[2].lower(),)
 
 
 def asked_act(query: str, adverbial: bool = True) -> Act | None:

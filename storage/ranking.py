@@ -612,13 +612,15 @@ def capped(sure: float, c: Candidates, seq: int, asked: str, topics: tuple[int, 
     """``sure``, the confidence of hit ``seq``, at most what a hit answering another question may be: its
     time's ceiling (:func:`time_capped`); else ``SIBLING_CONFIDENCE`` for a hit about a sibling of what
     ``asked`` names (``subjects.near_miss``), in a question naming what the store knows and asking of a word
-    no memory holds (``c.unheard``: "indentation" of "what does Marcus prefer for indentation?") or holding
-    no word of its topic (``c.off_topic``: "We decided to use PostgreSQL" for "which CI do we use?"). The
-    topic is read from each memory of ``topics`` (``seq``, and the older a newer outdates: capped only when
+    no memory holds (``c.unheard``: "indentation" of "what does Marcus prefer for indentation?"), holding
+    no word of what it asks someone does (``c.unanswered``: "June is on parental leave" for "What does June
+    prefer?") or no word of its topic (``c.off_topic``: "We decided to use PostgreSQL" for "which CI do we
+    use?"). The topic is read from each memory of ``topics`` (``seq``, and the older a newer outdates: capped only when
     every one is off it), the time from ``seq`` alone. Each is a ceiling: the lowest applies."""
     sure = time_capped(sure, c, c.rows[seq], asked)
-    if sure > SIBLING_CONFIDENCE and all(c.unheard or about in c.off_topic or asked and near_miss(
-            asked, c.rows[about].content or "") is not None for about in topics):
+    if sure > SIBLING_CONFIDENCE and all(
+            c.unheard or about in c.off_topic or about in c.unanswered
+            or asked and near_miss(asked, c.rows[about].content or "") is not None for about in topics):
         return SIBLING_CONFIDENCE
     return sure
 
@@ -626,10 +628,12 @@ def capped(sure: float, c: Candidates, seq: int, asked: str, topics: tuple[int, 
 def time_capped(sure: float, c: Candidates, memory: Memory, asked: str) -> float:
     """``sure`` at most ``UNDATED_CONFIDENCE`` in a question asking by a time alone for ``memory`` not of
     that time ("what did we decide on Friday?": not a rule for Fridays from September); else at most
-    ``SIBLING_CONFIDENCE`` for a memory of another time (:func:`out_of_time`, :func:`another_time`)."""
+    ``SIBLING_CONFIDENCE`` for a memory of another time (:func:`out_of_time`, :func:`another_time`) or naming
+    it only within a longer one ("expires in 2027" for "what expires in January 2027?": ``Said.wider_in``)."""
     if not c.subject and c.when is not None and not dated_then(c, memory):  # a time ahead too: only what says it
         return min(sure, UNDATED_CONFIDENCE)
-    if sure > SIBLING_CONFIDENCE and (out_of_time(c, memory) or asked and another_time(c, asked, memory)):
+    if sure > SIBLING_CONFIDENCE and (out_of_time(c, memory) or asked and another_time(c, asked, memory) or (
+            c.when is not None and c.when.said is not None and c.when.said.wider_in(memory.content or ""))):
         return SIBLING_CONFIDENCE
     return sure
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import islice
 
 from .contradiction_words import HEADS, REGIONS, region_us, stem
-from .query import AUXILIARIES, GENERIC_WORDS, STOP_WORDS, asked_type, labels
+from .query import AUXILIARIES, GENERIC_WORDS, SHORT_FORMS, STOP_WORDS, asked_type, labels
 from .roles import asks_for_someone, other_role
 from .textindex import FOLDED_LETTERS
 from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
@@ -440,7 +440,7 @@ def _closed(lower: str) -> str | None:
 def _folded(word: str) -> str:
     lower = "".join(c for c in unicodedata.normalize("NFKD", word.lower().translate(FOLDED_LETTERS))
                     if not unicodedata.combining(c))
-    return ENVIRONMENTS.get(lower) or ONE_OF.get(lower, lower)
+    return ENVIRONMENTS.get(lower) or ONE_OF.get(lower) or SHORT_FORMS.get(lower, lower)
 
 
 def _type(word: str) -> str | None:

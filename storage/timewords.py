@@ -26,6 +26,7 @@ _QUARTER = r"q[1-4]"
 _ORDINALS = "first second third fourth".split()
 _QUARTER_WORDS = rf"(?:{'|'.join(_ORDINALS)}|1st|2nd|3rd|4th)\s+quarter"
 _QUARTER_NEAR = r"(last|previous|this|next)\s+quarter"  # by quarters back from now, as "last month"
+_NEXT_PERIOD = r"next\s+(week|month|year)(?!\s+of\s)"  # the one after this: only a memory saying it covers it
 _PARTS = r"morning|afternoon|evening|night"
 _PART_DAY = rf"(?:(?:day\s+before\s+)?yesterday|today|this|(?:(?:last|this)\s+)?(?:{_WEEKDAYS}))"
 _PART_HOURS = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 24), "night": (18, 30)}
@@ -109,7 +110,8 @@ _SPAN = re.compile(
     rf"|(?P<weekend>(?:(?:last|this|past|previous)\s+)?weekend)"
     rf"|(?P<holiday>(?:{_HOLIDAY_NAMES})(?:,?\s+{_YEAR_DIGITS})?)"
     rf"|(?P<season>(?:(?:last|this|past|previous)\s+)?(?:{'|'.join(_SEASONS)})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?)"
-    rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})(?!\s+of\s)|week\s+before\s+last"
+    rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})(?!\s+of\s)|{_NEXT_PERIOD}"
+    r"|week\s+before\s+last"
     rf"|(?:{_WEEKDAYS})\s+before\s+last|{_NUMBER}\s+(?:{_WEEKDAYS})s\s+ago|(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:a|one)\s+fortnight\s+ago"
     rf"|(?:day\s+before\s+)?yesterday|today|(?<=\bof\s)the\s+month)"
@@ -420,6 +422,18 @@ def _word_before(text: str, end: int) -> re.Match[str] | None:
     return found
 
 
+def _quarter(text: str, year: int = 1) -> tuple[datetime | None, Said | None]:
+    """(its first day, of ``year`` when ``text`` writes none; what a memory's text must say to name it) of the
+    quarter ``text`` names alone ("Q3", "the third quarter", "3rd quarter of 2027"), else (None, None)."""
+    quarter = _QUARTER_YEAR.match(text)
+    if quarter is None:
+        return None, None
+    number = int(quarter[1] or quarter[2][0]) if (quarter[1] or quarter[2][0].isdigit()) \
+        else _ORDINALS.index(quarter[2].lower()) + 1
+    said = Said(frozenset(range(3 * number - 2, 3 * number + 1)), int(quarter[3]) if quarter[3] else None)
+    return datetime(int(quarter[3]) if quarter[3] else year, 3 * number - 2, 1), said
+
+
 def _whole_year(text: str, past: bool = False) -> Said | None:
     """What a memory's text must say to name the year ``text`` writes alone: any of its months (a year
     ahead: "what is due in 2028?" and "expires 2028-03-14", "ends in 2028"), else None. A ``past`` year
@@ -451,6 +465,13 @@ class Said:
         found = _TEXT_TIME.search(expression)
         return None if found is None else _said(found)
 
+    def quarter(self) -> str | None:
+        """"Q1" to "Q4" when this is a calendar quarter, however the question wrote it ("the third quarter"):
+        a memory writes it so ("Q3 goal: ..."); else None."""
+        first = min(self.months, default=0)
+        return f"Q{first // 3 + 1}" if len(self.months) == 3 and first % 3 == 1 and self.months == {
+            first, first + 1, first + 2} else None
+
     def in_text(self, text: str) -> bool:
         """Whether ``text`` names this time or a time within it ("December", "2027-03-14", "14 March", "Q1",
         "Mondays"): not a longer one holding it ("Q3" names no August, as "in August" names no 15 August), nor
@@ -473,6 +494,14 @@ class Said:
                   and (self.day is None or named.day == self.day)):
                 return True
         return False
+
+    def wider_in(self, text: str) -> bool:
+        """Whether ``text`` names months of this time only within longer times ("expires in 2027" for
+        January 2027, "in Q1" for February): it does not say the time is this one."""
+        if self.weekday is not None or self.week is not None or not self.months or self.in_text(text):
+            return False
+        named = [said for said, _ in _periods(text) if said.months]
+        return bool(named) and all(said.months > self.months for said in named)
 
     def other(self, named: Said) -> bool:
         """Whether ``named``, of the same kind (a weekday, or a month, quarter, date or year), is another
@@ -862,6 +891,14 @@ class TimeParser:
                            {"this": 0, "next": -3}.get(near[1].lower(), 3), "month")
             return _timed(text, moment, "quarter", Said(frozenset(range(moment.month, moment.month + 3)), moment.year),
                           latest, now_ms)
+        following = re.fullmatch(_NEXT_PERIOD, text, re.IGNORECASE)
+        if following:  # "next year", "next month", "next week": none observed yet, only a memory saying it
+            unit = following[1].lower()
+            moment = _back(base, -1, unit)
+            if unit == "week":
+                return TimeRange(0, 0, text, said=Said(year=moment.isocalendar()[0], week=moment.isocalendar()[1]))
+            months = range(1, 13) if unit == "year" else (moment.month,)
+            return TimeRange(0, 0, text, said=Said(frozenset(months), moment.year))
         if _COMBINED_TEXT.fullmatch(text) or _DIGITS_TEXT.fullmatch(text):
             read = [_combined(text, base)] if _COMBINED_TEXT.fullmatch(text) else _in_digits(text, base, past)
             return _either(text, read, latest, now_ms)
@@ -871,13 +908,13 @@ class TimeParser:
             if said is not None and said.day is not None and said.year is None and _MONTH_DAY.match(text):
                 # "for December 20": the next one (this year's, or next year's once past)
                 said = replace(said, year=base.year + ((min(said.months), said.day) < (base.month, base.day)))
-            said = said or _whole_year(text)
+            said = said or _quarter(text)[1] or _whole_year(text)
             if said is not None:
                 return TimeRange(0, 0, text, said=said)
             return None
         if _MONTHDAY.fullmatch(text):
             return _weekday_day(text, base, latest, now_ms, past)
-        quarter = _QUARTER_YEAR.match(text)
+        quarter, quarter_said = _quarter(text, base.year)
         said_as = text
         this_day = _THIS_WEEKDAY.match(text)
         back = _WEEKDAY_BACK.match(text)
@@ -916,11 +953,7 @@ class TimeParser:
             end = min(start + 2 * _DAY_MS, latest)
             return TimeRange(start, end, text, shown_end=min(end, now_ms))
         if quarter:  # without a year, this year's (ahead: only a memory saying it)
-            number = int(quarter[1] or quarter[2][0]) if (quarter[1] or quarter[2][0].isdigit()) \
-                else _ORDINALS.index(quarter[2].lower()) + 1
-            year = int(quarter[3]) if quarter[3] else base.year
-            moment, period = datetime(year, 3 * number - 2, 1), "quarter"
-            said = Said(frozenset(range(3 * number - 2, 3 * number + 1)), int(quarter[3]) if quarter[3] else None)
+            moment, period, said = quarter, "quarter", quarter_said
         elif back:  # the latest such weekday before today, then a week back for each one more
             weekday = _WEEKDAYS.split("|").index((back[1] or back[3]).lower())
             weeks = 1 if back[1] else _count(back[2]) - 1
