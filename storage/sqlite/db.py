@@ -3,8 +3,8 @@ More: docs/storage-tuning.md#sqlite-db."""
 
 from __future__ import annotations
 
+import array
 import contextlib
-import ctypes
 import importlib.util
 import os
 import time
@@ -162,8 +162,8 @@ def grow_before_writing(conn: apsw.Connection) -> None:
     is set (``SQLITE_FCNTL_CHUNK_SIZE``, sqlite.org/c3ref/c_fcntl_begin_atomic_write.html). Without it
     the file is shorter than its header says until the checkpoint ends, which the readiness probe
     cannot tell from a cut (``health.short_of_pages``). A chunk of one page: the file grows as before."""
-    page_size = ctypes.c_int(conn.execute("PRAGMA page_size").fetchone()[0])
-    conn.file_control("main", apsw.SQLITE_FCNTL_CHUNK_SIZE, ctypes.addressof(page_size))
+    page_size = array.array("i", [conn.execute("PRAGMA page_size").fetchone()[0]])  # (no ctypes: a hook's import time)
+    conn.file_control("main", apsw.SQLITE_FCNTL_CHUNK_SIZE, page_size.buffer_info()[0])
 
 
 def read_only_reason(path: Path) -> str | None:
