@@ -507,18 +507,20 @@ _EVERY = frozenset({"every", "each"})
 
 
 def thing_replaced(older: str, old: _Read, new: _Read) -> bool:
-    """Whether ``new`` reports a change going to no value, saying nothing but its subject and when ("The wifi password
-    was changed yesterday"): it replaces the thing it names, not what ``older`` (read as ``old``) says of it when the
-    older's values, if any, are all its subject's, a rule's period ("The password must be rotated every 90 days": a
-    duty or a recurrence) or what it states of the thing by a word of its predicate (:func:`_stated`: "Passwords are
-    hashed with argon2id", "must be at least 12 characters"). "was changed to tiger99", "now every 60 days", "The wifi
-    password is hunter22" (the thing itself) stay changes."""
-    if new.targets or not all(t.subject or _dating(new.sequence, at) for at, t in enumerate(new.sequence)):
+    """Whether ``new`` reports a change going to no value (none but when it happened: "The wifi password was changed
+    yesterday"): it replaces the thing it names, not what ``older`` (read as ``old``) says of it when the older's
+    values, if any, are all its subject's or a rule's period ("The password must be rotated every 90 days": a duty or a
+    recurrence), or, where ``new`` says nothing but its subject and when, what the older states of the thing by a word
+    of its predicate (:func:`_stated`: "Passwords are hashed with argon2id", "must be at least 12 characters"). "was
+    changed to tiger99", "now every 60 days", "The wifi password is hunter22" (the thing itself) stay changes."""
+    if new.targets or any(kind not in _WHEN_KINDS and found.keys() - new.subjects
+                          for kind, found in new.values.items()):
         return False
     words = _words(older)
     periods = {NUMBER_WORDS.get(after, after) for w, after in zip(words, words[1:]) if w in _EVERY and (
         NUMBER_WORDS.get(after, after).isdigit() or stem(after) in _WHEN or MEASURES.get(stem(after)) == "time")}
-    kept = periods | _stated(old)
+    bare = all(t.subject or _dating(new.sequence, at) for at, t in enumerate(new.sequence))
+    kept = periods | _stated(old) if bare else periods
     return (bool(kept) or not _DUTY.isdisjoint(words)) and values_of(old) - old.subjects <= kept
 
 
