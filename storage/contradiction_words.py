@@ -199,7 +199,7 @@ _WHEN_KINDS = frozenset({"time", "day", "month", "date"})  # kinds of value tell
 # What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
 # host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
 # for that question. The same nouns name the slot of a thing a change goes to ("The backup time was changed to
-# 4:00": ``contradiction_compare._attribute_changed``).
+# 4:00": ``contradiction_compare.attribute_changed``).
 ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
     "host": {"ident", "path"}, "hostname": {"ident", "path"}, "server": {"ident", "path", "name"},
     "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},
