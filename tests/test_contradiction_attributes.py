@@ -28,6 +28,8 @@ CHANGED = [  # (older, newer): the newer contradicts the older
     ("Uploads are capped at 10 MB", "The upload limit was changed to 25 MB"),
     ("The release is planned for 2026-03-01", "The release date was changed to 2026-04-15"),
     ("The job queue holds 500 messages", "The queue size was changed to 1000 messages"),
+    ("La sauvegarde a lieu chaque nuit à 2h00", "L'heure de la sauvegarde a été changée à 4h00"),
+    ("La copia de seguridad se hace cada noche a las 2:00", "La hora de la copia de seguridad se cambió a las 4:00"),
     # a validity renewed
     ("The certificate is valid until 2026", "The certificate was renewed until 2028"),
     ("The support contract runs until 2025-12-31", "The support contract was renewed until 2027-12-31"),
