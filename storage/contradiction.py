@@ -22,12 +22,12 @@ from . import dating
 from .config_blocks import configure_other_things
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _denied, _differences,
                                     _ends_held, _moves_on, _numbered_apart, _parallel, _refilled, _reversed,
-                                    _shares_subject, _swapped, another_slot, leaves_held, names_more,
-                                    numbered_apart, part_left, rule_followed)
+                                    _shares_subject, _swapped, another_slot, attribute_changed, hands_another,
+                                    leaves_held, names_more, numbered_apart, part_left, thing_replaced)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
-from .contradiction_words import (ALIGNED, GIVING, LEAVING, LOWER_NAMES, STOP, _ENDED, _POINT_VALUES, _SAME_STATE,
-                                  _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
+from .contradiction_words import (ALIGNED, ASKED_KINDS, GIVING, HANDING, LEAVING, LOWER_NAMES, STOP, _ENDED,
+                                  _POINT_VALUES, _SAME_STATE, _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
 from .spellings import one_way
 
 
@@ -98,8 +98,9 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
             return None
         # one slot where it names nothing more ("from cdn1.example.com" / "now served by Cloudflare")
         changes = changes if not another_slot(old, new, akin=True) else []
-    # a hand-over of something the older does not name changes none of its holders ("handed the report to Priya")
-    changes = [w for w in changes if w.split()[0] not in GIVING or not new.handed.isdisjoint(old.words)]
+    # a hand-over of something the older does not name, or of another thing of it, changes none of its holders
+    # ("handed the report to Priya", "The API gateway docs were handed to Nils" / "Anna owns the API gateway")
+    changes = [w for w in changes if w.split()[0] not in GIVING and w not in HANDING or not hands_another(old, new)]
     changing = bool(changes and not old.changes) and _shares_subject(old, new)
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a thing
@@ -110,7 +111,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     kept = bool(held) and held < new.targets
     changed = changing and bool(added) and not new.addition and not _announced(old, new) \
         and _shares_subject(old, new, head=True) and not kept and not part_left(old, new) \
-        and not numbered_apart(old, new) and not rule_followed(older, old, new)
+        and not numbered_apart(old, new) and not thing_replaced(older, old, new)
     if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)
@@ -125,7 +126,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     moved = told | {t.clause for o, _ in diffs for t in o
                     if t.key not in keys_new and t.kind != "word" and not t.subject and t.kind in came}
     parallel = _parallel(older, newer)
-    placed = parallel and any(_swapped(o, keys_new, True, moved) and _swapped(  # "GitHub Actions replaced ..."
+    # a subject told apart, but for the noun of the attribute a change goes to ("The rotation period was changed ...")
+    placed = parallel and not attribute_changed(old, new) and any(_swapped(o, keys_new, True, moved) and _swapped(
         tuple(t for t in n if t.key not in new.targets), keys_old, True) for o, n in swaps)
     reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
                                 for o, n in swaps)
@@ -270,19 +272,6 @@ def _content(text: str) -> set[str]:
     return {stem(w) for w in _words(text) if w not in STOP}
 
 
-# What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
-# host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
-# for that question.
-ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
-    "host": {"ident", "path"}, "hostname": {"ident", "path"}, "server": {"ident", "path", "name"},
-    "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},
-    "url": {"ident", "path"}, "endpoint": {"ident", "path"}, "domain": {"ident", "path"},
-    "port": {"number"}, "many": {"number"}, "much": {"number"}, "limit": {"number"}, "size": {"number"},
-    "when": _WHEN_KINDS, "time": _WHEN_KINDS, "date": _WHEN_KINDS, "day": _WHEN_KINDS,
-    "version": {"number", "ident", "name"}, "price": {"number"}, "cost": {"number"}, "costs": {"number"},
-    "fee": {"number"},
-    "who": {"name"}, "whom": {"name"}, "owner": {"name"}, "owns": {"name"},
-}
 _DIFFERENT = re.compile(r"different (\w+):")
 # Words asking for a kind only together: "how long" (until a date, or a duration), "which year"; "month", "year"
 # or "long" alone are as often the question's context ("the plan for next month", "the long-term plan").

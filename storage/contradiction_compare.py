@@ -12,9 +12,9 @@ from functools import lru_cache
 from .contradiction_ending import ENDS
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
-from .contradiction_words import (ALIGNED, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, MEASURES, NUMBER_WORDS, PRONOUNS,
-                                  REPLACING, SHORT, STOP, VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP,
-                                  _WHEN, _WHEN_KINDS, stem)
+from .contradiction_words import (ALIGNED, ASKED_KINDS, BEING, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, MEASURES,
+                                  NUMBER_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS, _POINT_VALUES,
+                                  _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS, stem)
 from .query import LABEL
 
 
@@ -346,7 +346,33 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
     return any(2 * len(subject & had) > len(subject) for subject in told.values()) or \
         any(_in_order(subject, new.sequence, head) for subject in was.values()) or _replaces(old, new) \
-        or versioned(old, new) or _hands_over(old, new, had, was.values())
+        or versioned(old, new) or _hands_over(old, new, had, was.values()) or attribute_changed(old, new)
+
+
+_ATTRIBUTES = {stem(word): kinds for word, kinds in ASKED_KINDS.items()}  # by stem, as ``_Read.values`` has words
+
+
+def attribute_changed(old: _Read, new: _Read) -> bool:
+    """Whether a noun of an attribute (``ASKED_KINDS``: "time", "period", "port", "limit", "size" ...) in the subject
+    of a clause of ``new`` holding change words names the slot of a value ``old`` holds, and the change goes to a value
+    of its kind: the subject's other words are the older's (by their first five letters: "rotation" of "rotated"), or,
+    with none, that value stands beside the noun ("The backup time was changed to 4:00" / "Backups run every night at
+    2:00", "The rotation period was changed to 60 days" / "Passwords must be rotated every 90 days", "The port was
+    changed to 9090" / "The API listens on port 8080"). A value beside another attribute's noun is in its slot, not
+    this one ("The API rate limit was changed to 500" / "The API listens on port 8080")."""
+    kinds = {kind for kind, found in new.values.items() if not found.keys().isdisjoint(new.targets)}
+    for clause in new.change_clauses:
+        subject = [t for t in new.sequence if t.clause == clause and t.subject and t.kind in ("word", "name")]
+        for noun in subject:
+            held = _ATTRIBUTES.get(noun.key, set()) & kinds if noun.kind == "word" else set()
+            slots = [beside for kind in held for beside in old.values.get(kind, {}).values()
+                     if all(word == noun.key or word not in _ATTRIBUTES or word in _WHEN | _RELATIVE
+                            for word in beside)]
+            rest = [t.key for t in subject if t is not noun]
+            if slots and all(k in old.words or len(k) >= 5 and any(k[:5] == w[:5] for w in old.words) for k in rest) \
+                    and (rest or any(noun.key in beside for beside in slots)):
+                return True
+    return False
 
 
 def _hands_over(old: _Read, new: _Read, had: set[str], subjects: Iterable[set[str]]) -> bool:
@@ -355,6 +381,25 @@ def _hands_over(old: _Read, new: _Read, had: set[str], subjects: Iterable[set[st
     Lena" / "The SDK is maintained by Omar"; not "the API docs" beside "The API gateway")."""
     words = {t.key for t in old.sequence if t.kind == "word"}
     return not (new.handed & had).isdisjoint(words) or any(subject <= new.handed for subject in subjects)
+
+
+def hands_another(old: _Read, new: _Read) -> bool:
+    """Whether the hand-over ``new`` says hands nothing ``old`` names ("handed the report to Priya" / "Anna owns the
+    API gateway"), or another thing of a subject of it: that subject's words, then a word of what it hands that ``old``
+    lacks, but a role's noun or a form of "be" ("The API gateway docs were handed to Nils", "Ownership of the API
+    gateway docs went to Nils"; not "The API gateway was handed to Nils", "Billing service ownership passed to Carol",
+    "Das API-Gateway wurde an Nils übergeben")."""
+    if new.handed.isdisjoint(old.words):
+        return True
+    sequence = new.sequence
+    for subject in _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES).values():
+        size = len(subject)
+        if any({t.key for t in sequence[i:i + size]} == subject and sequence[i + size].kind == "word"
+               and sequence[i + size].key in new.handed - old.words and sequence[i + size].shown not in BEING | ROLES
+               and sequence[i + size].clause == sequence[i].clause
+               for i in range(len(sequence) - size)):
+            return True
+    return False
 
 
 def _replaces(old: _Read, new: _Read) -> bool:
@@ -461,19 +506,31 @@ _DUTY = frozenset("must should shall needs required".split())
 _EVERY = frozenset({"every", "each"})
 
 
-def rule_followed(older: str, old: _Read, new: _Read) -> bool:
+def thing_replaced(older: str, old: _Read, new: _Read) -> bool:
     """Whether ``new`` reports a change going to no value (none but when it happened: "The wifi password was changed
-    yesterday") beside ``older`` (read as ``old``), a rule whose values, if any, are all its period or its subject: a
-    duty or a recurrence ("The password must be rotated every 90 days"). The change is one the rule asks for, not a
-    value of it replaced; "was changed to tiger99", "now every 60 days", "Backups run every night at 2:00" (a time
-    besides the period) stay changes."""
+    yesterday"): it replaces the thing it names, not what ``older`` (read as ``old``) says of it when the older's
+    values, if any, are all its subject's or a rule's period ("The password must be rotated every 90 days": a duty or a
+    recurrence), or, where ``new`` says nothing but its subject and when, what the older states of the thing by a word
+    of its predicate (:func:`_stated`: "Passwords are hashed with argon2id", "must be at least 12 characters"). "was
+    changed to tiger99", "now every 60 days", "The wifi password is hunter22" (the thing itself) stay changes."""
     if new.targets or any(kind not in _WHEN_KINDS and found.keys() - new.subjects
                           for kind, found in new.values.items()):
         return False
     words = _words(older)
     periods = {NUMBER_WORDS.get(after, after) for w, after in zip(words, words[1:]) if w in _EVERY and (
         NUMBER_WORDS.get(after, after).isdigit() or stem(after) in _WHEN or MEASURES.get(stem(after)) == "time")}
-    return (bool(periods) or not _DUTY.isdisjoint(words)) and values_of(old) - old.subjects <= periods
+    bare = all(t.subject or _dating(new.sequence, at) for at, t in enumerate(new.sequence))
+    kept = periods | _stated(old) if bare else periods
+    return (bool(kept) or not _DUTY.isdisjoint(words)) and values_of(old) - old.subjects <= kept
+
+
+def _stated(read: _Read) -> set[str]:
+    """The values of ``read`` right after a word of its predicate in their clause (no subject's word): what it states
+    of a thing ("argon2id" of "Passwords are hashed with argon2id", "12" of "at least 12 characters"), not the thing's
+    own value ("hunter22" of "The wifi password is hunter22")."""
+    sequence = read.sequence
+    return {t.key for before, t in zip(sequence, sequence[1:]) if t.kind != "word" and before.kind == "word"
+            and not before.subject and before.clause == t.clause}
 
 
 def names_more(old: _Read, new: _Read) -> bool:
@@ -505,7 +562,8 @@ def _changes_subject(old: _Read, new: _Read) -> bool:
     database to Postgres"), or, when a pronoun leads the older, of the things it names ("the webshop"), or a name the
     older holds ("We swapped Kong for Traefik" / "The API gateway is Kong"), or every word of the older naming the
     slot its name fills (but a bare verb, ``_BARE``) when the change goes to another name ("Packaging was migrated to
-    bun" / "We use Poetry for packaging")."""
+    bun" / "We use Poetry for packaging"), or the slot of a value the older holds by its attribute's noun
+    (:func:`attribute_changed`: "The port was changed to 9090" / "The API listens on port 8080")."""
     said = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind not in _POINT_VALUES}
     subject = {t.key for t in old.sequence if t.subject and t.kind not in _POINT_VALUES} or {
         t.key for t in old.sequence if t.kind not in _POINT_VALUES and (t.kind != "word" or t.determined)}
@@ -513,7 +571,7 @@ def _changes_subject(old: _Read, new: _Read) -> bool:
     slot = {t.key for t in old.sequence if t.kind == "word" and t.shown not in _BARE}
     stems = said | {stem(t.shown) for t in new.sequence if t.clause in new.change_clauses}  # "Packaging was": a name
     return 2 * len(said & subject) > len(subject) or not said.isdisjoint(names) or bool(names) and bool(slot) \
-        and slot <= stems and not new.targets <= names
+        and slot <= stems and not new.targets <= names or attribute_changed(old, new)
 
 
 def _in_order(subject: set[str], sequence: tuple[_Token, ...], head: bool = False) -> bool:
@@ -682,8 +740,9 @@ def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
         return False
     if not set(hit) <= verbs | objects:
         return True
-    # of a short denial, its clause: "We no longer use Sentry; errors go to Rollbar" (a chat turn: all its words)
-    short = len(negated.sequence) <= SHORT
+    # of a denial in one short statement, its clause: "We no longer use Sentry; errors go to Rollbar", "We dropped iOS
+    # 15 support; the app supports iOS 16 and 17" (a chat turn: all its words)
+    short = len(negated.sequence) <= 2 * SHORT
     clauses = {t.clause for t in negated.sequence if t.key in objects or not short}
     sequence = negated.sequence
     return objects <= plain.words and all(t.key in plain.words or t.key in negated.spoken or _dating(sequence, at)

@@ -357,10 +357,11 @@ def _runs(slots: Slots, marks: Marks) -> tuple[tuple[str, ...], ...]:
 
 
 def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: Marks) -> frozenset[str]:
-    """The values right after a word of ``_TO`` (determiners aside) in a text holding change words:
-    where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub Actions"), or,
-    with none there and a change verb in the text, one content word ending its clause or before a stop word,
-    by its stem ("afternoon" of "We moved the standup to the afternoon")."""
+    """The values right after a word of ``_TO``, or of ``TOWARD`` but ``_WHENCE`` after a verb of ``MOVING_TO``
+    ("renewed until 2028"), determiners aside, in a text holding change words: where the change goes ("github",
+    "actions" of "We moved CI from Jenkins to GitHub Actions"), or, with none there and a change verb in the text, one
+    content word ending its clause or before a stop word, by its stem ("afternoon" of "We moved the standup to the
+    afternoon")."""
     found: set[str] = set()
     moving = not CHANGE_VERBS.isdisjoint(lowered)
     for i, word in enumerate(lowered):
@@ -369,7 +370,8 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
             while j >= 0 and slots[j][0] != "word":
                 found.add(slots[j][1])
                 j -= 1
-        if word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor"):
+        toward = word in TOWARD and word not in _WHENCE and i and lowered[i - 1] in MOVING_TO
+        if not toward and (word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor")):
             continue
         start, j = _values_after(slots, lowered, i)
         found.update(slots[k][1] for k in range(start, j))
@@ -391,6 +393,7 @@ def _values_after(slots: Slots, lowered: list[str], i: int) -> tuple[int, int]:
 
 
 _FROM = frozenset({"from", "off"})  # before what a change leaves: "migrated the repo off GitHub"
+_WHENCE = frozenset("from by von de par por".split())  # words of ``TOWARD`` before whence or by how much
 
 
 def _left(slots: Slots, lowered: list[str]) -> frozenset[str]:

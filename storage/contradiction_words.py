@@ -48,38 +48,43 @@ class Moves(NamedTuple):
     handing: str  # verbs moving one as those of ``moving_to`` do, after a noun of ``roles`` only: "went", "ging"
     roles: str  # nouns of a role or holding: "ownership", "Zuständigkeit", "responsabilité", "manos"
     toward: str  # words before where the value goes or whence it comes: "to", "an", "à", "a"
+    being: str  # forms of "be" making the passive of a verb of giving: "were", "wurde", "été", "fue"
 
 
 # Per language, the words of a value moved: verbs moving one ("The backup was rescheduled to 04:30", "The limit was
 # raised to 250"); verbs moving one only where a word of ``toward`` and a value follow them, or, said last in the
-# clause, stand right before them ("Log retention was extended to 90 days", "The database was transferred to db-07",
-# "Die Zuständigkeit wurde an Nils übertragen"; not "our extended family", "I went to the gym": "extended" in
-# conversation is mostly a word of kinship, bench/contradiction_alarms.py), among them those giving what they say to
-# another ("The API gateway was handed to Nils", "La passerelle API a été confiée à Nils"), and those handing
-# something over only after a noun of a role too, or into someone's hands ("Billing service ownership passed to
-# Carol", "El API gateway pasó a manos de Nils"; ``contradiction_reading._moves_value``), not of a person ("The bakery
-# owner went to Lyon", "The club lead went to Denver"). German, French and Spanish as the day names are read.
+# clause, stand right before them ("Log retention was extended to 90 days", "The certificate was renewed until 2028",
+# "The database was transferred to db-07", "Die Zuständigkeit wurde an Nils übertragen"; not "our extended family",
+# "I went to the gym": "extended" in conversation is mostly a word of kinship, bench/contradiction_alarms.py), among
+# them those giving what they say to another ("The API gateway was handed to Nils", "La passerelle API a été confiée à
+# Nils"), and those handing something over only after a noun of a role too, or into someone's hands ("Billing service
+# ownership passed to Carol", "El API gateway pasó a manos de Nils"; ``contradiction_reading._moves_value``), not of a
+# person ("The bakery owner went to Lyon", "The club lead went to Denver"). German, French and Spanish as the day names
+# are read.
 MOVES = {
     "en": Moves("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened
-                shortened doubled halved tripled""", "extended transferred", "handed", "passed went given fell",
+                shortened doubled halved tripled""", "extended transferred renewed", "handed", "passed went given fell",
                 """ownership leadership responsibility responsibilities on-call oncall rotation role duty duties pager
-                maintainership stewardship command custody hands""", "to from by"),
+                maintainership stewardship command custody hands""", "to from by until",
+                "is are was were been"),
     "de": Moves("verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt umgezogen",
-                "übertragen", "übergeben", "ging überging fiel",
+                "übertragen erneuert", "übergeben", "ging überging fiel",
                 """zuständigkeit verantwortung leitung rolle rufbereitschaft bereitschaft eigentümerschaft pflege
-                wartung betreuung hände""", "an auf zu bis von"),
+                wartung betreuung hände""", "an auf zu bis von",
+                "ist sind war waren wird werden wurde wurden worden"),
     "fr": Moves("""déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée
                 augmenté augmentée réduit réduite prolongé prolongée renommé renommée""",
-                "transféré transférée", "confié confiée remis remise", "passé passée",
+                "transféré transférée renouvelé renouvelée", "confié confiée remis remise", "passé passée",
                 "responsabilité propriété direction gestion astreinte rôle maintenance mains",
-                "à au aux vers par de"),
+                "à au aux vers par de jusqu'à jusqu'au jusqu'en",
+                "est sont était étaient été"),
     "es": Moves("""movido movida trasladado trasladada cambiado cambiada cambió aplazado aplazada pospuesto pospuesta
                 adelantado adelantada aumentado aumentada reducido reducida ampliado ampliada renombrado renombrada""",
-                "transferido transferida transfirió", "entregado entregada", "pasó pasada",
+                "transferido transferida transfirió renovado renovada", "entregado entregada", "pasó pasada",
                 "responsabilidad propiedad dirección liderazgo guardia rol mantenimiento gestión manos",
-                "a al hasta por de"),
+                "a al hasta por de", "es son era eran fue fueron sido"),
 }
-MOVING, _MOVING_TO, GIVING, HANDING, ROLES, TOWARD = (
+MOVING, _MOVING_TO, GIVING, HANDING, ROLES, TOWARD, BEING = (
     frozenset(w for moves in MOVES.values() for w in moves[at].split()) for at in range(len(Moves._fields)))
 MOVING_TO = _MOVING_TO | GIVING | HANDING
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
@@ -127,28 +132,40 @@ coordinates""".split())
 NAME_VERBS = OWNING | REPLACING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
 # Words between a name and its verb: "Bob now owns", "Alice also leads" (not "replaced": "Jenkins replaced X").
 _BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currently"}
-# Per language, what the holder of a thing is said to be or to have become, read as a verb of ``OWNING`` is (words of
+# Per language, what the holder of a thing is said to do, be or have become, read as a verb of ``OWNING`` is (words of
 # ``_BEFORE_VERB`` may follow its first word: ``holding``): "Nils is now responsible for the API gateway", "Nils est
-# désormais responsable de la passerelle API", "Nils se hizo cargo del API gateway".
+# désormais responsable de la passerelle API", "Nils se hizo cargo del API gateway", "Priya leitet jetzt das
+# Plattform-Team" (``OWNING`` is English: a German, French or Spanish owner's verb is a phrase of one word here); "…"
+# stands for what is held, said before the phrase's last word ("Priya ist jetzt für das API-Gateway zuständig").
 HOLDING = {
     "en": ("is responsible for", "are responsible for", "is in charge of", "took charge of", "takes charge of"),
-    "de": ("ist verantwortlich für", "ist zuständig für"),
-    "fr": ("est responsable de", "est responsable du", "est responsable des", "a pris en charge"),
+    "de": ("ist verantwortlich für", "ist zuständig für", "ist für … verantwortlich", "ist für … zuständig", "leitet",
+           "verantwortet", "betreut", "verwaltet", "besitzt"),
+    "fr": ("est responsable de", "est responsable du", "est responsable des", "a pris en charge", "dirige", "gère",
+           "pilote", "supervise"),
     "es": ("es responsable de", "es responsable del", "está a cargo de", "está a cargo del", "se hizo cargo de",
-           "se hizo cargo del", "se hace cargo de", "se hace cargo del"),
+           "se hizo cargo del", "se hace cargo de", "se hace cargo del", "dirige", "gestiona", "lidera", "coordina",
+           "supervisa"),
 }
 _HELD = tuple(tuple(phrase.split()) for phrases in HOLDING.values() for phrase in phrases)
+_HELD_WORDS = 6  # words held between a phrase's "…" and its last word at most
 _HOLDING = {p[0]: tuple(q[1:] for q in _HELD if q[0] == p[0]) for p in _HELD}  # by first word, the rest of each
 
 
 def holding(words: list[str], at: int) -> int:
     """Where a phrase of ``HOLDING`` starting at ``at`` in ``words`` (lowercase) ends (the index past it, words of
-    ``_BEFORE_VERB`` after its first word: "is now responsible for"), or ``at`` where none starts."""
+    ``_BEFORE_VERB`` after its first word: "is now responsible for"; what is held before its last word within
+    ``_HELD_WORDS`` words: "ist für das API-Gateway zuständig"), or ``at`` where none starts."""
     rests = _HOLDING.get(words[at], ())
     k = at + 1
     while rests and k < len(words) and words[k] in _BEFORE_VERB:
         k += 1
-    return next((k + len(rest) for rest in rests if tuple(words[k:k + len(rest)]) == rest), at)
+    for rest in rests:
+        cut = rest.index("…") if "…" in rest else len(rest)
+        if tuple(words[k:k + cut]) == rest[:cut] and all(w in words[k + cut:k + cut + _HELD_WORDS]
+                                                         for w in rest[cut + 1:]):
+            return k + cut
+    return at
 
 
 _POINT_VALUES = frozenset({"number", "time", "date"})  # values that never name a subject
@@ -179,6 +196,20 @@ _WHEN = frozenset({"autumn", "summer", "winter", "week", "month", "year", "quart
 # Words of a relative time, as stemmed, besides ``_WHEN``'s: "last month", "two weeks ago", "yesterday".
 _RELATIVE = frozenset({"last", "ago", "yesterday", "earlier", "past", "previous", "day", "hour"})
 _WHEN_KINDS = frozenset({"time", "day", "month", "date"})  # kinds of value telling when ("20 December": ``_calendar``)
+# What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
+# host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
+# for that question. The same nouns name the slot of a thing a change goes to ("The backup time was changed to
+# 4:00": ``contradiction_compare.attribute_changed``).
+ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
+    "host": {"ident", "path"}, "hostname": {"ident", "path"}, "server": {"ident", "path", "name"},
+    "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},
+    "url": {"ident", "path"}, "endpoint": {"ident", "path"}, "domain": {"ident", "path"},
+    "port": {"number"}, "many": {"number"}, "much": {"number"}, "limit": {"number"}, "size": {"number"},
+    "when": _WHEN_KINDS, "time": _WHEN_KINDS, "date": _WHEN_KINDS, "day": _WHEN_KINDS,
+    "version": {"number", "ident", "name"}, "price": {"number"}, "cost": {"number"}, "costs": {"number"},
+    "fee": {"number"}, "period": {"number"}, "interval": {"number"},
+    "who": {"name"}, "whom": {"name"}, "owner": {"name"}, "owns": {"name"},
+}
 
 
 def region_us(before: str, after: str) -> bool:
