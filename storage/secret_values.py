@@ -271,15 +271,21 @@ _TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
 _PARTED = re.compile(r"[,;:/]")  # punctuation parting a network's name from its key's word
 
 
-def typed(value: str) -> bool:
+def typed(value: str, after_network_key: bool = False) -> bool:
     """Whether ``value`` reads as a password someone typed rather than a name, a label or a product, where only its
-    place says it is one ("use X to log in", "my pass is X", a network's key after a short word: ``_TYPED``,
-    ``wifi_key``): a letter and a digit (:func:`is_value`), 8 characters or more, mixed cases or a typed symbol
-    (``_TYPED_SYMBOL``), and no word and digits (``_WORDLIKE``: "Sunflower88"), camelCase name (``_CAMEL``) nor mostly
-    words (``WORDS_SHARE_MAX`` of it in ``_WORD_PARTS``: "Fz81marker", "GoogleSSO2") unless a typed symbol inside
-    parts them ("Kangaroo!Jump55", "tag77#blue"). Linear."""
+    place says it is one ("use X to log in", "my pass is X": ``_TYPED``): 8 characters or more, mixed cases or a typed
+    symbol (``_TYPED_SYMBOL``), a letter and a digit (:func:`is_value`), and no word and digits (``_WORDLIKE``:
+    "Windows11"), camelCase name (``_CAMEL``) nor mostly words (``WORDS_SHARE_MAX`` of it in ``_WORD_PARTS``:
+    "GoogleSSO2") unless a typed symbol inside parts them ("Kangaroo!Jump55", "tag77#blue"). ``after_network_key``
+    (a network's key word just before it in a run of words, "wifi guest key X": ``wifi_key``) asks only the first two
+    and a letter and a digit or a generated look (:func:`generated`): that word names the key, and a key is often a
+    word and digits ("Sunflower88", "Rack12Shelf"). Linear."""
     one_case = value.lower() == value or value.upper() == value
-    if len(value) < 8 or not is_value(value) or one_case and not _TYPED_SYMBOL.search(value):
+    if len(value) < 8 or one_case and not _TYPED_SYMBOL.search(value):
+        return False
+    if after_network_key:
+        return is_value(value) or generated(value)
+    if not is_value(value):
         return False
     wordy = sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
     parted = _TYPED_SYMBOL.search(value.strip("!#$%^&*?~"))
@@ -297,8 +303,8 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
     a ``spaced_use`` one's ("use X to log in", and the others of ``_TYPED``) when it reads as typed (:func:`typed`),
-    after "takes" or a service's user and "/" holding a symbol, a ``wifi_key`` one's also when it reads as typed or
-    punctuation parts its network from its word, a ``markup``
+    after "takes" or a service's user and "/" holding a symbol, a ``wifi_key`` one's also when it reads as typed after a
+    network's key word or punctuation parts its network from its word, a ``markup``
     one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``HASHED``), nor a
@@ -332,7 +338,7 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         return key_shaped(value)
     if group in ("wifi_pair", "wifi_key") and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
         return False
-    if group == "wifi_key" and not (typed(value) or _PARTED.search(text, start, at)):
+    if group == "wifi_key" and not (typed(value, after_network_key=True) or _PARTED.search(text, start, at)):
         return False  # the network and the short word ("key") in a run of words, no punctuation between them, name no
         # password but a typed value's ("Wifi guest key fz81marker" is a label; "SSID Casa, key gato11rato" a password)
     if group in _TYPED:  # "use X to log in": typed; after "takes", with a symbol ("uses OAuth2+PKCE" names a thing);

@@ -60,6 +60,8 @@ NETWORK_KEYS = [
     ('SSID HomeNet, key Sunflower!88', 'Sunflower!88'),
     ('ssid: Attic-AP; key = Rafter77beam', 'Rafter77beam'),
     ('wireless: network TP-Link_4F2A, key 73914826Xq', '73914826Xq'),
+    ('hotspot MyPhone code Sunflower88', 'Sunflower88'),
+    ('the hotspot on my phone uses code Pixel8-tether', 'Pixel8-tether'),
     ('wifi at grandma\'s: SSID Rosegarden, code Petal2023x', 'Petal2023x'),
     ('WLAN: SSID HomeNet, Schlüssel Sonne!8888', 'Sonne!8888'),
     ('WLAN im Büro: Netz ACME, Schlüssel Zitrone77!', 'Zitrone77!'),
@@ -119,10 +121,6 @@ STORED = [
     'password changed: old: see wiki, new: see vault',
     'key changed: old → new format',
     'WLAN: SSID HomeNet, Schlüssel liegt im Tresor',
-    # a short word in a run of words names a typed value only (``secret_values.typed``), as "use X to log in" does:
-    # a word and digits, or mostly words, is stored there as here ("use Sunflower88 to log in")
-    'hotspot MyPhone code Sunflower88',
-    'the hotspot on my phone uses code Pixel8-tether',
 ]
 
 

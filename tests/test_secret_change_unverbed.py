@@ -69,25 +69,27 @@ LABELS = [
     ('hasło: stare kot123, nowe Pies456!x', 'Pies456!x'),
     ('пароль: старый кошка11, новый Собака22!', 'Собака22!'),
 ]
-# a network's key named by a short word in a run of words: a typed value (``secret_values.typed``), or any value
-# where punctuation parts the network from the word
+# a network's key named by a short word in a run of words: a typed value (``secret_values.typed``: there a word and
+# digits is one), or any value where punctuation parts the network from the word
 NETWORK_KEYS = [
+    'Wifi guest key Fz81marker',
     'wifi guest key fz81marker!x',
+    'router lab key Rack12Shelf',
     'wifi kitchen key tag77#blue',
-    'wifi: guest, key fz81marker', 'wifi guest, key camper2023',
+    'hotspot van code Camper2023', 'wifi: guest, key fz81marker', 'wifi guest, key camper2023',
     'router: lab; key rack12shelf',
     'wlan gast / key badge4711x',
     'wifi attic, key hook9left',
     'hotspot demo: code booth42ax',
+    'wifi guest key Sunflower88',
+    'router spare key drawer2B!',
+    'wireless lab key Locker19x',
     'wifi test, code marker2025',
     'router lab key Rk12#shelf',
     'wifi guest key Zk9x2mQ7Lp',
 ]
 STORED = [
     'Wifi guest key fz81marker',
-    # a capital, a word and digits, or mostly words name a label as their lower case does (``secret_values.typed``)
-    'Wifi guest key Fz81marker', 'router lab key Rack12Shelf', 'hotspot van code Camper2023',
-    'wifi guest key Sunflower88', 'router spare key drawer2B!', 'wireless lab key Locker19x',
     'wifi guest key card12345',
     'router key handover23 on Monday',
     'wifi office key lanyard2024',
