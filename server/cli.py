@@ -131,7 +131,7 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                                               "for never by writes (env MEMVAULT_CONSOLIDATE_AFTER_WRITES; "
                                               f"default {config_module.CONSOLIDATE_AFTER_WRITES})"}, **HTTP}),
     "keys": ("Manage the API keys of the HTTP team server: create, list, revoke.", {}),
-    "remember": ("Store a memory.", {"text": {"metavar": "TEXT", "help": "the memory: one self-contained "
+    "remember": ("Store a memory.", {"content": {"help": "the memory: one self-contained "
                                               "statement (- reads it from standard input)"}, **OPEN, **SECRETS, **FIELDS, **JSON}),
     "recall": ("Search memories by meaning and keywords, best first.",
                {"query": {"help": "what to look for, in plain words"}, **OPEN, **FILTERS, **JSON,
@@ -155,9 +155,9 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
                 "--reason": {"help": "why; kept in the tombstone (a memory's only: not with --session)"},
                 "--history": {"action": "store_true", "help": "also forget every other version"}}),
     "supersede": ("Replace a memory by a corrected version (the old one stays in the history).",
-                  {**MEMORY_ID, "text": {"metavar": "TEXT", "nargs": "?", "help": "the corrected memory (- reads it from "
-                                                                           "standard input)"},
-                   "--by": {"metavar": "ID", "help": "instead of TEXT: the id of a memory already stored that "
+                  {**MEMORY_ID, "content": {"nargs": "?", "help": "the corrected memory (- reads it from standard "
+                                                             "input)"},
+                   "--by": {"metavar": "ID", "help": "instead of CONTENT: the id of a memory already stored that "
                             "replaces this one (nothing new is written)"}, **DB,
                    "--tenant": LEADING["--tenant"], "--model-dir": LEADING["--model-dir"], **SECRETS,
                    **FIELDS, **JSON, "--reason": {"help": "why it changed; kept with the history"}}),
@@ -247,7 +247,7 @@ class _Parser(argparse.ArgumentParser):
         message = _QUOTED.sub(lambda m: credentials_in(m.group(0)) or m.group(0), message)
         field = None
         required = _REQUIRED.fullmatch(message)
-        if required:  # argparse's words: "the following arguments are required: ID, TEXT"
+        if required:  # argparse's words: "the following arguments are required: ID, CONTENT"
             names = required.group(1).split(", ")
             field = names[0].lstrip("-").lower().replace("-", "_")
             message = (f"{', '.join(names)}: {'is' if len(names) == 1 else 'are'} required "

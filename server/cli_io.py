@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 
-# How the command line names each field (metavars, and the field an error names: "TEXT: must not be empty").
-NAMES = {"content": "TEXT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds": "--kind", "kind": "--kind",
+# How the command line names each field (metavars, and the field an error names: "CONTENT: must not be empty"): a
+# tool's argument by its name as the tool's errors give it, in capitals as a positional argument's usage shows it.
+NAMES = {"content": "CONTENT", "query": "QUERY", "id": "ID", "file": "FILE", "kinds": "--kind", "kind": "--kind",
          "tags": "--tag", "importance": "--importance", "since": "--since", "until": "--until",
          "limit": "--limit", "offset": "--offset", "cursor": "--cursor", "reason": "--reason",
          "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name",

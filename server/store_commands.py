@@ -38,7 +38,7 @@ def _fields(args: argparse.Namespace) -> dict[str, Any]:
 # a person reads: tools.text, as the model reads it, with the CLI's flags). A typed --scope is the
 # tool's ``scope`` (that scope only); MEMVAULT_SCOPE, or none, is the configured scope (plus ``global``).
 TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Callable[[Any, Any], str]]] = {
-    "remember": ("remember", lambda a: {"content": _text(a.text), **_fields(a)}, lambda t, r: t.render(r)),
+    "remember": ("remember", lambda a: {"content": _text(a.content), **_fields(a)}, lambda t, r: t.render(r)),
     "recall": ("recall", lambda a: {"query": a.query, "limit": a.limit, **_filters(a), "scope": a.scope,
                                     "turns": a.turns, "session_id": a.session},
                lambda t, r: t.recall_text(r, person=True)),
@@ -48,18 +48,18 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
                lambda t, r: t.render(r)),
     "confirm": ("confirm", lambda a: {"id": a.id, "outcome": a.outcome, "note": a.note},
                 lambda t, r: t.render(r)),
-    "supersede": ("supersede", lambda a: {"id": a.id, "content": _text(a.text), "by": a.by, "reason": a.reason,
+    "supersede": ("supersede", lambda a: {"id": a.id, "content": _text(a.content), "by": a.by, "reason": a.reason,
                                           **_fields(a)},
                   lambda t, r: t.render(r)),
 }
 
 
 def _text(given: str | None) -> str | None:
-    """A command's TEXT: "-" reads it from standard input as UTF-8 (a byte-order mark dropped), as
+    """A command's CONTENT: "-" reads it from standard input as UTF-8 (a byte-order mark dropped), as
     ``import -`` reads its lines, whatever the terminal's code page (docs/cli-notes.md#arguments).
 
     Raises:
-        InvalidInput: ``content`` (TEXT), when standard input is not UTF-8, saying why.
+        InvalidInput: ``content`` (CONTENT), when standard input is not UTF-8, saying why.
     """
     if given != "-":
         return given

@@ -59,9 +59,6 @@ _ASCII_VALUE = r"(?-i:([^\s\"'`\x{80}-\x{10FFFF}]{5,}[^\s\"'`.,;:!?)\]\x{80}-\x{
 _UNPLACED = r"[^\s\"'`/\\]{5,}[^\s\"'`/\\.,;:!?)\]]"
 # A password after its user ("admin:X", "admin / X"): not a path or a URL's rest ("login: https://x/y2").
 _PAIRED = r"[^\s\"'`/][^\s\"'`]{4,}[^\s\"'`.,;:!?)\]]"
-# An aside inserted whole between a word for password and its verb (in brackets, between commas or dashes), in
-# characters: a sentence's length.
-_INSERTED_CHARS = 120
 # What digits after a word for password count when they are no password ("2024年", "8位", "4桁").
 _COUNTERS = "年月日桁位個个回号號時时分秒件人字円元歳岁%"
 # A value in quotes of any kind is a value whatever it holds ("correct horse battery staple").
@@ -202,17 +199,24 @@ def _alternatives_closed(part: str) -> bool:
     return True
 
 
+def _clause(stops: str) -> str:
+    """A character of an aside between commas or dashes: none of ``stops`` (a character class's body), no line break
+    and no sentence's end (". ", "! "), so that its own punctuation bounds it, whatever its length ("as of release
+    3.2" keeps its ".")."""
+    return f"(?:[^{stops}.!?\\n]|[.!?]+[^{stops}.!?\\s])"
+
+
 @functools.cache
 def said(role: str, language: str | None = None) -> str:
     """The grammar of a credential named in prose (``secret_words.tsv``): a word of ``role``, perhaps
     a possessive or a label of the old or new value after it ("parola mea", "password nuevo"), perhaps a phrase
-    saying whose (a preposition or a relative word, "that", "we", "used", and up to twelve words), then perhaps an
-    aside in brackets, between commas or between dashes ("password for the NAS (ask Tom) is X", "password, as of
-    Monday, is X") or a note after a comma ("password, prod: X"), then a verb (perhaps then an adverb, "is
-    currently", or ``:``; English's "was changed to", "will be", "has been reset to"), ``'s``, ``'ll be`` (not after
-    a word for a key: "the token's scope2 field"), or ``:``, ``=``, ``:=``, an arrow, a dash (after a verb, ``:`` or
-    ``=``, the value may start the next line); the prepositions and verbs of English and of the languages that have
-    a word of ``role`` (of ``language`` alone when given)."""
+    saying whose (a preposition or a relative word, "that", "we", "used", and up to twelve words), then perhaps
+    asides in brackets, between commas or between dashes, each as long as its clause (:func:`_clause`: "password
+    for the NAS (ask Tom) is X", "password, as of Monday, (prod) is X") or a note after a comma ("password, prod:
+    X"), then a verb (perhaps then an adverb, "is currently", or ``:``; English's "was changed to", "will be", "has
+    been reset to"), ``'s``, ``'ll be`` (not after a word for a key: "the token's scope2 field"), or ``:``, ``=``,
+    ``:=``, an arrow, a dash (after a verb, ``:`` or ``=``, the value may start the next line); the prepositions
+    and verbs of English and of the languages that have a word of ``role`` (of ``language`` alone when given)."""
     langs = dict.fromkeys(["en", *languages_of(role)])
     if language is not None:
         langs = {language: None}
@@ -237,9 +241,9 @@ def said(role: str, language: str | None = None) -> str:
     # between the word and the verb: "for the NAS", "that Tom set last week", then perhaps "(ask Tom if it stops
     # working)", ", which I changed yesterday,", " — the one Bob set —" or ", prod"
     phrase = f"[ \\t]+(?:{whose})(?:[ \\t]+|['’])[^\\s:=]+(?:[ \\t]+[^\\s:=]+){{0,11}}?"
-    inserted = (f"[ \\t]*[(\\[][^()\\[\\]\\n]{{1,{_INSERTED_CHARS}}}[)\\]]"
-                f"|[ \\t]*,[ \\t]*[^\\s,:=()\\[\\]][^,:=\\n]{{0,{_INSERTED_CHARS}}}?,"
-                f"|[ \\t]+(?:[—–]|--)[ \\t]*[^—–\\n]{{1,{_INSERTED_CHARS}}}?[ \\t]*(?:[—–]|--)"
+    inserted = (r"[ \t]*[(\[][^()\[\]\n]+[)\]]"
+                f"|[ \\t]*,[ \\t]*[^\\s,:=()\\[\\]]{_clause(',:=')}*?,"
+                f"|[ \\t]+(?:[—–]|--)[ \\t]*{_clause('—–')}+?[ \\t]*(?:[—–]|--)"
                 r"|[ \t]*,[ \t]*[^\s,:=()\[\]][^,:=\n]{0,30}?")
     # an adverb between the verb and the value ("is currently X", "is actually X"; the ``adverb`` rows)
     adverb = "|".join(filter(None, (words("adverb", lang) for lang in langs)))
@@ -266,7 +270,7 @@ def said(role: str, language: str | None = None) -> str:
                     + (f"(?:(?:{words('possessive', lang)})[ \\t]+)?" if words("possessive", lang) else "")
                     + f"(?:{words('verb', lang)})[ \\t]+"
                     for lang in owning if role != "key" and words("owner", lang) and (loan or words(role, lang)))
-    return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named}){aged}(?:(?:{phrase})?(?:{inserted})?"
+    return (f"(?:{bare}|" if bare else "(?:") + (f"(?:{named}){aged}(?:(?:{phrase})?(?:{inserted})*"
             f"(?:(?:{verb}){adverb}"
             f"(?:[ \\t]*[:=][ \\t]*{_NEXT_LINE}|[ \\t]*\\r?\\n[ \\t]*|[ \\t]+){owned}"
             f"|[ \\t]*(?::=|{ARROW}|[:=—–])[ \\t]*{_NEXT_LINE}|[ \\t]+--?[ \\t]+)"

@@ -261,14 +261,35 @@ _SITE_KEY = re.compile(r"(?i)(?<![a-z])site[ _-]?key(?:[^\n]*secret)?")
 
 
 # The groups of a password named only by where it stands in prose ("use X to log in", "my pass is X", "sign in with
-# ci-bot and X", "Jenkins: ci-bot / X", "the panel takes X"), whose value must read as typed, and the symbols that
-# make a value typed after "takes" ("uses OAuth2+PKCE" and "node@18" name things).
+# ci-bot and X", "Jenkins: ci-bot / X", "the panel takes X"), whose value must read as typed (:func:`typed`), and the
+# symbols that make a value typed ("uses OAuth2+PKCE" and "node@18" name things).
 _TYPED = ("spaced_use", "pass_said", "login_and", "login_with", "service_pair", "takes")
 # The groups whose value may be a plain word ending its sentence (``secret_plain``): after a word for password and its
 # verb or ":", after a login's user and "/" or ":", after a user and "pass".
 _PLAIN = ("said", "pair", "user_pass")
 _TYPED_SYMBOL = re.compile(r"[!#$%^&*?~]")
 _PARTED = re.compile(r"[,;:/]")  # punctuation parting a network's name from its key's word
+
+
+def typed(value: str, after_network_key: bool = False) -> bool:
+    """Whether ``value`` reads as a password someone typed rather than a name, a label or a product, where only its
+    place says it is one ("use X to log in", "my pass is X": ``_TYPED``): 8 characters or more, mixed cases or a typed
+    symbol (``_TYPED_SYMBOL``), a letter and a digit (:func:`is_value`), and no word and digits (``_WORDLIKE``:
+    "Windows11"), camelCase name (``_CAMEL``) nor mostly words (``WORDS_SHARE_MAX`` of it in ``_WORD_PARTS``:
+    "GoogleSSO2") unless a typed symbol inside parts them ("Kangaroo!Jump55", "tag77#blue"). ``after_network_key``
+    (a network's key word just before it in a run of words, "wifi guest key X": ``wifi_key``) asks only the first two
+    and a letter and a digit or a generated look (:func:`generated`): that word names the key, and a key is often a
+    word and digits ("Sunflower88", "Rack12Shelf"). Linear."""
+    one_case = value.lower() == value or value.upper() == value
+    if len(value) < 8 or one_case and not _TYPED_SYMBOL.search(value):
+        return False
+    if after_network_key:
+        return is_value(value) or generated(value)
+    if not is_value(value):
+        return False
+    wordy = sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
+    parted = _TYPED_SYMBOL.search(value.strip("!#$%^&*?~"))
+    return not (_WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or wordy and not parted)
 
 
 def _unverbed(value: str, text: str, start: int, at: int) -> bool:
@@ -281,8 +302,9 @@ def named_value_kept(group: str, value: str, text: str, start: int, at: int) -> 
     """Whether ``value``, found at ``at`` of ``text`` in the group ``group`` of a named-credential match
     starting at ``start``, is a credential: a ``mixed`` group's when it holds a digit and letters of both
     cases (a ``spaced`` one's also when it is 8 characters or more and no word and digits, ``_WORDLIKE``),
-    a ``spaced_use`` one's ("use X to log in", and the others of ``_TYPED``) also when it is 8 characters or more
-    and mostly no words (not "GoogleSSO2"), after "takes" or a service's user and "/" holding a symbol, a ``markup``
+    a ``spaced_use`` one's ("use X to log in", and the others of ``_TYPED``) when it reads as typed (:func:`typed`),
+    after "takes" or a service's user and "/" holding a symbol, a ``wifi_key`` one's also when it reads as typed after a
+    network's key word or punctuation parts its network from its word, a ``markup``
     one's when it is not a plain word, a ``said`` one's also when it is 6 digits or more,
     another's when it holds a letter and a digit or reads as generated (:func:`generated`); but not a compound that describes one (``_DESCRIBED``),
     nor after ``=`` (or ``pass:``) code that names one (``_CODE``), nor after a hash's name (``HASHED``), nor a
@@ -316,25 +338,22 @@ def _value_kept(group: str, value: str, text: str, start: int, at: int) -> bool:
         return key_shaped(value)
     if group in ("wifi_pair", "wifi_key") and len(value) < 8:  # a WPA passphrase is 8 to 63 characters (IEEE 802.11i)
         return False
-    if group == "wifi_key" and not (mixed or _TYPED_SYMBOL.search(value) or _PARTED.search(text, start, at)):
+    if group == "wifi_key" and not (typed(value, after_network_key=True) or _PARTED.search(text, start, at)):
         return False  # the network and the short word ("key") in a run of words, no punctuation between them, name no
         # password but a typed value's ("Wifi guest key fz81marker" is a label; "SSID Casa, key gato11rato" a password)
-    if group.startswith("glued") or group in ("pair_and", *_TYPED):  # glued or joined to its word, after "user
-        # and" or "use X to log in": mixed cases and digits, no name (and with no word naming it, 8 characters or more,
-        # mostly no words; after "takes", a symbol too; after a service's user and "/", a symbol or, with spaces
-        # around "/", two capitals: "Resolution: 1920x1080 / 2560x1440Hz" is none; joined by punctuation or nothing,
-        # mostly no words and a digit among its letters: not "password-ResetToken2", "passwordIsValid2")
+    if group in _TYPED:  # "use X to log in": typed; after "takes", with a symbol ("uses OAuth2+PKCE" names a thing);
+        # after a service's user and "/", with a symbol or, with spaces around "/", two capitals ("Resolution:
+        # 1920x1080 / 2560x1440Hz" is none)
+        return typed(value) and (bool(_TYPED_SYMBOL.search(value)) or group not in ("takes", "service_pair") or (
+            group == "service_pair" and text[at - 1:at] != "/" and sum(c.isupper() for c in value) >= 2))
+    if group.startswith("glued") or group == "pair_and":  # glued or joined to its word, or after "user and": mixed
+        # cases and digits, no name; joined by punctuation or nothing, mostly no words and a digit among its letters:
+        # not "password-ResetToken2", "passwordIsValid2"
         if not (mixed and is_value(value)):
             return False
         wordy = sum(len(word) for word in _WORDS_IN.findall(value)) >= WORDS_SHARE_MAX * len(value)
-        # (words parted by a typed symbol, "Kangaroo!Jump55", are how a password is made up)
-        named = _WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in _TYPED and (len(value) < 8 or (
-            sum(len(word) for word in _WORD_PARTS.findall(value)) >= WORDS_SHARE_MAX * len(value)
-            and not _TYPED_SYMBOL.search(value.strip("!#$%^&*?~")))) or group in ("glued_joined", "glued_bare") and (
-            wordy or not any(c.isdigit() for c in value.rstrip("0123456789!@#$%^&*+?~._-")))
-        typed = bool(_TYPED_SYMBOL.search(value)) or group == "service_pair" and text[at - 1:at] != "/" and sum(
-            c.isupper() for c in value) >= 2 or group not in ("takes", "service_pair")
-        return not named and typed
+        return not (_WORDLIKE.fullmatch(value) or _CAMEL.fullmatch(value) or group in ("glued_joined", "glued_bare")
+                    and (wordy or not any(c.isdigit() for c in value.rstrip("0123456789!@#$%^&*+?~._-"))))
     if group == "markup":
         kept = not _WORD.fullmatch(value)
     elif group.startswith("spaced"):  # after only a space: 8 mixed, not a word and digits ("Gandalf2")

@@ -414,7 +414,7 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["recall", "x", "--since", "last thursdayish"], "--since: "),
     (["recall", "x", "--limit", "0"], "--limit: "),
     (["list", "--limit", "0"], "--limit: "),
-    (["remember", "   "], "TEXT: is only white space; it must be 1-8,000 characters"),
+    (["remember", "   "], "CONTENT: is only white space; it must be 1-8,000 characters"),
     (["show", "nope"], "ID: 'nope' is not a memory id: an id is 36 hex digits"),
     (["forget", "0"], "ID: '0' is too short"),
     (["import", "no-such-file.jsonl"], "FILE: 'no-such-file.jsonl' does not exist"),
@@ -857,7 +857,7 @@ def test_remember_from_stdin_reads_utf8_whatever_the_code_page_and_says_when_it_
     refused = subprocess.run([sys.executable, "-m", "memvault.server", "remember", "-"], input="café".encode("latin-1"),
                              env=env, capture_output=True, timeout=180)
     said = refused.stderr.decode("cp1252", "replace")
-    assert refused.returncode == 2 and "TEXT: standard input: it is not UTF-8" in said and "Traceback" not in said
+    assert refused.returncode == 2 and "CONTENT: standard input: it is not UTF-8" in said and "Traceback" not in said
 
 
 @pytest.mark.parametrize("argv", [

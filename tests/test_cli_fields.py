@@ -108,7 +108,7 @@ def test_confirm_records_a_confirmation_and_a_procedures_runs(db_path, capsys):
 
 @pytest.mark.parametrize("argv, field, parser", [
     (["list", "--bogus"], None, True), (["show"], "id", True),  # refused by the command line's parser
-    (["remember"], "text", True), (["supersede"], "id", True), (["keys", "create"], "tenant", True),
+    (["remember"], "content", True), (["supersede"], "id", True), (["keys", "create"], "tenant", True),
     (["keys", "create", "--tenant", "acme", "--expires", "0"], "expires", False),
     (["keys", "revoke", "nope"], "id", False),
 ])
@@ -122,7 +122,7 @@ def test_a_refused_command_line_is_a_json_error_with_json(db_path, capsys, argv,
     error = json.loads(out)["error"]
     assert error["field"] == field and err and "the following arguments" not in error["message"]
     if field is not None and parser:
-        assert error["message"].startswith(f"{field.upper() if field in ('id', 'text') else '--' + field}: is required")
+        assert error["message"].startswith(f"{field.upper() if field in ('id', 'content') else '--' + field}: is required")
 
 
 @pytest.mark.parametrize("before", [["--json"], ["--db", "{db}"], ["--db={db}", "--json"]])

@@ -113,6 +113,6 @@ def test_the_cli_says_what_was_dropped_and_refuses_private_only_content(tmp_path
     code, out, _ = _cli(capsys, "remember", "second <private>secret</private> note", "--db", db)
     assert code == 0 and "Redacted: the text inside <private>" in out
     code, out, err = _cli(capsys, "remember", "<private>secret plan</private>", "--db", db)
-    assert code == 2 and "TEXT: is empty once its <private>...</private> spans are removed" in err
+    assert code == 2 and "CONTENT: is empty once its <private>...</private> spans are removed" in err
     code, out, _ = _cli(capsys, "list", "--db", db, "--json")
     assert "secret" not in out and "public part" in out and "second note" in out

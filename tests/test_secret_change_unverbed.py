@@ -69,8 +69,8 @@ LABELS = [
     ('hasło: stare kot123, nowe Pies456!x', 'Pies456!x'),
     ('пароль: старый кошка11, новый Собака22!', 'Собака22!'),
 ]
-# a network's key named by a short word in a run of words: a typed value (mixed cases or a symbol), or any value
-# where punctuation parts the network from the word
+# a network's key named by a short word in a run of words: a typed value (``secret_values.typed``: there a word and
+# digits is one), or any value where punctuation parts the network from the word
 NETWORK_KEYS = [
     'Wifi guest key Fz81marker',
     'wifi guest key fz81marker!x',
@@ -85,6 +85,8 @@ NETWORK_KEYS = [
     'router spare key drawer2B!',
     'wireless lab key Locker19x',
     'wifi test, code marker2025',
+    'router lab key Rk12#shelf',
+    'wifi guest key Zk9x2mQ7Lp',
 ]
 STORED = [
     'Wifi guest key fz81marker',

@@ -78,6 +78,9 @@ SHAPES = [
     "\\u00a0", "\\t", "&thinsp;", "safe code is 1 2 ", "pass: |\n  ", "ghp\u2011", "ab-A1b2C3d4E5f6G7h8 ",
     # fixcred15: string literals of any quote joined by an operator, a comment or line breaks (secrets._QUOTES)
     "a' + '", "a`\n`", "sk-' + `", "a'#", "a'//", "a' -- ", "a' /* ", "a'\n\n", "a').concat('", "a' || ", "ab1' .. \"",
+    # pw74: asides in a row between a word and its verb, each as long as its clause; a subject opening a clause
+    "password (a), ", "password — a — (a) ", "password, a, (a), a ", "password, a. b, ", "password (" + "a" * 200,
+    "lösenordet han ",
 ]
 
 

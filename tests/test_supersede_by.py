@@ -105,7 +105,7 @@ def test_the_command_line_supersedes_with_by_and_names_its_flags(db_path):
     missing = memvault("supersede", old)
     copied = memvault("supersede", old, "The VPN gateway moved to vpn2.")
     done = memvault("supersede", old, "--by", new, "--reason", "moved", "--json")
-    assert missing.returncode == 2 and "TEXT: is required" in missing.stderr and "--by" in missing.stderr
+    assert missing.returncode == 2 and "CONTENT: is required" in missing.stderr and "--by" in missing.stderr
     assert copied.returncode == 1 and f"with --by {new}" in copied.stderr
     assert done.returncode == 0 and json.loads(done.stdout)["stored"] is False
 
