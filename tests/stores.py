@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from memvault.storage.contradiction import contradicts
+from memvault.storage.ranking import SAME_SUBJECT
 from memvault.storage.store import Store
 
 
@@ -44,3 +46,14 @@ def pair_recalled(store: Store, old: str, new: str, question: str, older_at: str
     newer = store.remember(tenant="t", scope="p", content=new, observed_at="2026-10-01T10:00:00Z")
     hits = {h.memory.id: h.outdated_by for h in store.recall(tenant="t", query=question, scopes=["p"]).hits}
     return older, newer, hits
+
+
+def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
+    """The cosine of two texts' vectors by ``embedder``."""
+    vectors = embedder.embed([a, b])
+    return float(vectors[0] @ vectors[1])
+
+
+def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
+    """``contradicts`` of two memories at ``embedder``'s cosine (the packaged model's), as ``remember`` judges them."""
+    return contradicts(old, new, cosine(embedder, old, new), SAME_SUBJECT)

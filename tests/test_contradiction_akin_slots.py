@@ -6,10 +6,9 @@ Brotli", "The warranty was extended") (issue 27 §2, trial70 T9)."""
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import flagged, pair_recalled
 
-from memvault.storage.contradiction import contradicts, disagreement
-from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
 
 CHANGED = [  # (older, newer)
@@ -28,12 +27,6 @@ APART = [  # (older, newer): the change names another thing
     ("The licence is valid until 2026", "The warranty was extended to 2028"),
     ("The licence is valid until 2026", "The licence server moved to 2028"),
 ]
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    """``contradicts`` of two memories at the packaged model's cosine, as ``remember`` judges them."""
-    vectors = embedder.embed([old, new])
-    return contradicts(old, new, float(vectors[0] @ vectors[1]), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize(("old", "new"), CHANGED)

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import pytest
 from mcp import Client
-from stores import pair_recalled
+from stores import flagged, pair_recalled
 
 from memvault.server.app import build_server
 from memvault.server.config import Config
-from memvault.storage.contradiction import contradicts
-from memvault.storage.ranking import SAME_SUBJECT
 from memvault.storage.store import Store
 
 CHANGED = [  # (older, newer): the newer contradicts the older
@@ -90,12 +88,6 @@ APART = [  # (older, newer): no change of what the older says
     ("Anna leitet das Plattform-Team", "Anna leitet jetzt auch das Design-Team"),
     ("Anna gestiona el API gateway", "Priya gestiona ahora la documentación del API gateway"),
 ]
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    """``contradicts`` of two memories at the packaged model's cosine, as ``remember`` judges them."""
-    vectors = embedder.embed([old, new])
-    return contradicts(old, new, float(vectors[0] @ vectors[1]), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize(("old", "new"), CHANGED)

@@ -6,9 +6,9 @@ the same rejected one, contradicts it; the same choice said another way does not
 from __future__ import annotations
 
 import pytest
+from stores import flagged
 
-from memvault.storage.contradiction import contradicts, disagreement
-from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
 
 CHOICES = [  # (chosen, rejected, another choice, where, verb)
@@ -24,15 +24,6 @@ FORMS = ["{verb} {x}, not {y}, {where}", "{verb} {x} rather than {y} {where}", "
 
 def said(form: str, x: str, y: str, where: str, verb: str) -> str:
     return form.format(x=x, y=y, where=where, verb=verb)
-
-
-def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
-    vectors = embedder.embed([a, b])
-    return float(vectors[0] @ vectors[1])
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    return contradicts(old, new, cosine(embedder, old, new), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize("form", FORMS)

@@ -6,6 +6,7 @@ they read "The team lead is now Tomás" (new-user trial 60 #1: contradicts=[] an
 from __future__ import annotations
 
 import pytest
+from stores import cosine
 
 from memvault.storage.contradiction import contradicts
 from memvault.storage.dating import split
@@ -31,11 +32,6 @@ OPENING = ["Since October", "Since October,", "From 1 November", "Starting next 
 CLOSING = ["since October", "from next week", "starting next sprint", "as of Q3", "effective 1 November"]
 DATED = [(old, f"{when} {new}") for old, new, _, _ in SUBJECTS for when in OPENING] + [
     (old, f"{first} {when}") for old, _, first, _ in SUBJECTS for when in CLOSING]
-
-
-def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
-    vectors = embedder.embed([a, b])
-    return float(vectors[0] @ vectors[1])
 
 
 @pytest.mark.parametrize(("old", "new"), DATED)

@@ -5,10 +5,8 @@ a role over another thing, or a person going somewhere, changes nothing (issue 2
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import flagged, pair_recalled
 
-from memvault.storage.contradiction import contradicts
-from memvault.storage.ranking import SAME_SUBJECT
 from memvault.storage.store import Store
 
 HANDED = [  # (older, newer)
@@ -40,12 +38,6 @@ APART = [  # (older, newer): a role over another thing, a person going somewhere
     ("Priya dirige l'équipe plateforme", "Priya est passée à Lyon"),
     ("Priya dirige el equipo de plataforma", "Priya pasó a Madrid"),
 ]
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    """``contradicts`` of two memories at the packaged model's cosine, as ``remember`` judges them."""
-    vectors = embedder.embed([old, new])
-    return contradicts(old, new, float(vectors[0] @ vectors[1]), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize(("old", "new"), HANDED)

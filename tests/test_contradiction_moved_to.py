@@ -7,10 +7,9 @@ moving nothing ("my extended family", "I went to the gym", "The service passed i
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import flagged, pair_recalled
 
-from memvault.storage.contradiction import contradicts, disagreement
-from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
 
 MOVED_TO = [  # (older, newer): a value moved by "extended", "transferred" and a value after "to", "from", "by"
@@ -70,12 +69,6 @@ MOVING_NOTHING = [  # (older, newer): the same verbs moving no value of the olde
     ("Bob leads the hiking club", "The club lead went to Denver for a race"),
     ("Alice owns the billing service", "The billing service owner went to Berlin"),
 ]
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    """``contradicts`` of two memories at the packaged model's cosine, as ``remember`` judges them."""
-    vectors = embedder.embed([old, new])
-    return contradicts(old, new, float(vectors[0] @ vectors[1]), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize(("old", "new"), MOVED_TO + HANDED)

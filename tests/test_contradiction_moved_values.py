@@ -6,10 +6,9 @@ not state, or its subject another thing than the older's) and a newer that adds 
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import flagged, pair_recalled
 
-from memvault.storage.contradiction import contradicts, disagreement
-from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
 
 MOVED = [  # (older, newer): a value moved by a change verb
@@ -137,12 +136,6 @@ REPLACED = [  # (older, newer): the newer's values take the older's place, or it
     ("The ML team's tracking server is MLflow.", "The ML team's tracking server is Weights and Biases."),
     ("The release ships on Dec 20, 2026", "The release ships on Dec 20, 2027"),
 ]
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    """``contradicts`` of two memories at the packaged model's cosine, as ``remember`` judges them."""
-    vectors = embedder.embed([old, new])
-    return contradicts(old, new, float(vectors[0] @ vectors[1]), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize(("old", "new"), MOVED + SAME_SLOT + REPLACED)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from mcp import Client
+from stores import cosine
 
 from memvault.server.app import build_server
 from memvault.server.config import Config
@@ -38,11 +39,6 @@ GONE_TO = [(move, target) for _, move, target, _ in MOVES] + [
     ("Jenkins was replaced by GitHub Actions for CI", "Our CI runs on GitHub Actions"),
     ("We moved builds to Buildkite", "Builds run on Buildkite"),
 ]
-
-
-def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
-    vectors = embedder.embed([a, b])
-    return float(vectors[0] @ vectors[1])
 
 
 @pytest.mark.parametrize(("move", "target"), GONE_TO)

@@ -10,10 +10,9 @@ cosine first, then through remember and recall on each backend."""
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import cosine, flagged, pair_recalled
 
-from memvault.storage.contradiction import STRONG_SUBJECT, contradicts
-from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.contradiction import STRONG_SUBJECT
 from memvault.storage.store import Store
 
 TOOLS = [  # (older, newer, a third one): product, tool and people's names, known or not, one or two words
@@ -77,15 +76,6 @@ ONE_NAME = [("Jo is the release manager", "Joanna is the release manager"),
             ("My sister Jo lives in Leeds", "My sister Joanna lives in Leeds"),
             ("We run Postgres for billing", "We run PostgreSQL for billing"),
             ("The staging DB is stg-db-07", "The staging DB is stg-db-07.lan")]
-
-
-def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
-    vectors = embedder.embed([a, b])
-    return float(vectors[0] @ vectors[1])
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    return contradicts(old, new, cosine(embedder, old, new), SAME_SUBJECT)
 
 
 def pairs(templates: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -6,10 +6,9 @@ stay changes (issue 27 §2, trial70 T6)."""
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import flagged, pair_recalled
 
-from memvault.storage.contradiction import contradicts, disagreement
-from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
 
 FOLLOWED = [  # (older rule, newer report of a change with no value)
@@ -26,12 +25,6 @@ CHANGED = [  # (older, newer): a value the newer replaces, or an older value tha
     ("The password must be rotated every 90 days.", "Passwords must now be rotated every 60 days."),
     ("The standup is at 9:15", "The standup was moved to 10:30"),
 ]
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    """``contradicts`` of two memories at the packaged model's cosine, as ``remember`` judges them."""
-    vectors = embedder.embed([old, new])
-    return contradicts(old, new, float(vectors[0] @ vectors[1]), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize(("old", "new"), FOLLOWED)

@@ -7,10 +7,8 @@ new-user trial on main). Word tests at the packaged model's cosine, then through
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import flagged, pair_recalled
 
-from memvault.storage.contradiction import contradicts
-from memvault.storage.ranking import SAME_SUBJECT
 from memvault.storage.spellings import one_way
 from memvault.storage.store import Store
 
@@ -31,11 +29,6 @@ STILL = [("We host on AWS", "We host on GCP"), ("The office is in NYC", "The off
          ("Our region is EU", "Our region is Eastern US"),
          ("Our cluster runs k8s", "Our cluster runs Kafka"),
          ("Standup is at 9:30-9:45", "Standup moved from 9:45 to 10:00")]
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    vectors = embedder.embed([old, new])
-    return contradicts(old, new, float(vectors[0] @ vectors[1]), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize(("old", "new"), [(f.format(s), f.format(lo)) for s, lo in SHORT_LONG for f in FRAMES] + TIMES)

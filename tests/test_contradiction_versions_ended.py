@@ -5,10 +5,9 @@ GitHub Actions" ends Jenkins, not CI (issue 27 §2)."""
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import flagged, pair_recalled
 
-from memvault.storage.contradiction import contradicts, disagreement
-from memvault.storage.ranking import SAME_SUBJECT
+from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
 
 ENDED = [  # (older, newer)
@@ -28,12 +27,6 @@ KEPT = [  # (older, newer): another version ended, or versions added
     ("The app supports iOS 16", "We dropped iOS 15 support"),
     ("CI runs on Node 16", "Supports Node 18 and 20"),
 ]
-
-
-def flagged(embedder, old: str, new: str) -> str | None:  # type: ignore[no-untyped-def]
-    """``contradicts`` of two memories at the packaged model's cosine, as ``remember`` judges them."""
-    vectors = embedder.embed([old, new])
-    return contradicts(old, new, float(vectors[0] @ vectors[1]), SAME_SUBJECT)
 
 
 @pytest.mark.parametrize(("old", "new"), ENDED)
