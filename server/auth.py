@@ -645,8 +645,8 @@ def missing_scope(granted: Collection[str], body: bytes, key: bool = False) -> s
     ``tools/call`` of a :data:`WRITE_TOOLS` tool, alone or in a JSON-RPC batch (RFC 6750
     §3.1 ``insufficient_scope``). A read-only API key (``key``) lacks no scope here: its write call
     is answered by the tool, an error result naming the key (``Runtime.call``'s :class:`ReadOnly`),
-    since no authorization server can step a key up (the MCP authorization spec's 403 is for
-    that) and the SDK's client shows nobody a 403's body."""
+    which the model reads, since no authorization server can step a key up (the MCP authorization
+    spec's 403 is for that)."""
     if READ not in granted and WRITE not in granted:
         return READ
     if WRITE in granted or key:

@@ -42,7 +42,7 @@ from memvault.storage.keys import PREFIX as KEY_PREFIX
 from .config import Config, HttpConfig
 from .runtime import Runtime
 from .checks import Checks
-from .wire import RATE_CHARGE
+from .wire import RATE_CHARGE, http_refusal, leading_id
 from .wire import post as post_body
 
 if TYPE_CHECKING:
@@ -132,15 +132,12 @@ class RateLimiter:
         return 0.0
 
 
-def _error(status: int, error: str | None, description: str, supported: list[str] | None = None,
-           **headers: str) -> Response:
-    """memvault's refusal in JSON: ``{"error": ..., "error_description": ...}`` and the values ``supported``
-    when given (headers by name: ``Retry_After``)."""
-    body: dict[str, Any] = {"error": error, "error_description": description} if error else {
-        "error_description": description}
-    if supported is not None:
-        body["supported"] = supported
-    return JSONResponse(body, status_code=status, headers={k.replace("_", "-"): v for k, v in headers.items()} or None)
+def _error(status: int, kind: str | None, description: str, data: dict[str, Any] | None = None,
+           request_id: str | int | None = None, **headers: str) -> Response:
+    """memvault's refusal of a request: :func:`wire.http_refusal`'s JSON-RPC error of ``kind`` saying
+    ``description``, ``data``'s members added to its ``error.data``; headers by name (``Retry_After``)."""
+    return JSONResponse(http_refusal(status, kind, description, request_id, **(data or {})), status,
+                        headers={k.replace("_", "-"): v for k, v in headers.items()} or None)
 
 
 def _request_target(scope: Scope) -> tuple[str, Response | None]:
@@ -266,7 +263,7 @@ class Guard:
             return _error(400, "unsupported_protocol_version", f"the MCP-Protocol-Version header is {shown(unknown)}, "
                           f"a version this server does not speak; it accepts {', '.join(PROTOCOL_VERSIONS)} (the "
                           "version agreed at initialize), or no header (then 2025-03-26)",
-                          supported=list(PROTOCOL_VERSIONS))
+                          {"supported": list(PROTOCOL_VERSIONS)})
         token = query_token(scope.get("query_string", b"").decode("latin-1"))
         if token is not None:
             self._failed(scope)
@@ -505,10 +502,9 @@ class PostOnly:
         elif status is not None:
             response = _json_refusal(status)
         elif not post:
-            response = JSONResponse({"jsonrpc": "2.0", "id": None, "error": {
-                "code": -32600, "message": f"Method Not Allowed: {scope['method']} /mcp; this stateless server "
-                "answers POST only (no server-initiated stream, no session to end)"}},
-                status_code=405, headers={"Allow": "POST"})
+            response = _error(405, "method_not_allowed", f"Method Not Allowed: {scope['method']} /mcp; this "
+                              "stateless server answers POST only (no server-initiated stream, no session to end)",
+                              Allow="POST")
         elif body is None:
             response = _error(413, "request_too_large", f"the request body is over the limit of {MAX_BODY_BYTES:,} "
                               f"bytes (a memory is at most {limits.CONTENT_MAX_CHARS:,} characters)")
@@ -543,9 +539,8 @@ def _insufficient_scope(scope: Scope, body: bytes, resource_metadata: str | None
         return None
     log.warning("refused a request lacking the %s scope", needed)
     description = f"this request needs the {needed} scope, which the token does not grant"
-    return JSONResponse({"error": "insufficient_scope", "error_description": description, "scope": needed},
-                        status_code=403, headers={"WWW-Authenticate": challenge(
-                            description, resource_metadata, error="insufficient_scope", scope=needed)})
+    return _error(403, "insufficient_scope", description, {"scope": needed}, leading_id(body),
+                  WWW_Authenticate=challenge(description, resource_metadata, error="insufficient_scope", scope=needed))
 
 
 _PRINTABLE = re.compile(rb"[\x21-\x7e]*")
@@ -978,7 +973,7 @@ def _protocol(failures: RateLimiter) -> type:
             connection, and the client could lose the answer."""
             self.connections.discard(self)  # uncounted, as uvicorn does for a WebSocket upgrade
             self._refused = True
-            body = json.dumps({"error": error, "error_description": description}).encode()
+            body = json.dumps(http_refusal(status, error, description)).encode()
             reason = http_status.HTTPStatus(status).phrase
             self.transport.write(f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
                                  f"content-length: {len(body)}\r\nretry-after: {RETRY_AFTER_S}\r\n"
@@ -1010,8 +1005,8 @@ def _protocol(failures: RateLimiter) -> type:
                 return
             # memvault's JSON refusal (uvicorn's is plain text), then the request is read and dropped for a
             # moment before closing, as in _refuse: closed unread, the client could lose the answer.
-            body = json.dumps({"error": "invalid_request",
-                               "error_description": _unread_head(self.conn.trailing_data[0])}).encode()
+            why = _unread_head(self.conn.trailing_data[0])
+            body = json.dumps(http_refusal(400, "invalid_request", why)).encode()
             for event in (h11.Response(status_code=400, headers=[
                     (b"content-type", b"application/json"), (b"connection", b"close")]),
                           h11.Data(data=body), h11.EndOfMessage()):

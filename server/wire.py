@@ -62,6 +62,18 @@ def error_reply(request_id: object, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
+def http_refusal(status: int, kind: str | None, description: str, request_id: object = None,
+                 **data: Any) -> dict[str, Any]:
+    """The body of the team server's HTTP refusal with ``status``: a JSON-RPC error, which the SDK's client
+    raises with ``description`` as its message (mcp 2.3 ``client/streamable_http.py`` reads a non-2xx JSON
+    body so), ``{"jsonrpc": "2.0", "id": request_id, "error": {"code", "message": description, "data":
+    {"status": status, "error": kind, **data}}}``, ``error`` left out when ``kind`` is None. The code is
+    -32600 for a 4xx status, -32603 for a 5xx, as the SDK's transport answers its own refusals."""
+    reply = error_reply(request_id, INTERNAL_ERROR if status >= 500 else INVALID_REQUEST, description)
+    reply["error"]["data"] = {"status": status, **({"error": kind} if kind else {}), **data}
+    return reply
+
+
 class NotJson(ValueError):
     """The message holds NaN, Infinity or -Infinity, which Python's parser reads and JSON has not, or a
     number it would read as one of them (``1e400``; RFC 8259 §6 lets a parser limit the range)."""
@@ -588,8 +600,10 @@ async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any,
     if charge is not None:  # the request was counted once by the rate limit: each further message too
         wait = max((charge() for _ in items[1:]), default=0.0)
         if wait > 0:
-            await _json(send, 429, {"error": "rate_limited", "error_description": f"too many requests for this key "
-                                    f"(a batch counts each of its {len(items)} messages); retry in {math.ceil(wait)} s"})
+            retry = math.ceil(wait)
+            said = f"too many requests for this key (a batch counts each of its {len(items)} messages); retry in " \
+                   f"{retry} s"
+            await _json(send, 429, http_refusal(429, "rate_limited", said), [(b"retry-after", str(retry).encode())])
             return
     replies = []
     for item in items:
@@ -641,8 +655,9 @@ def _sized(scope: dict[str, Any], body: bytes) -> dict[str, Any]:
     return {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
 
 
-async def _json(send: Any, status: int, value: object) -> None:
+async def _json(send: Any, status: int, value: object, headers: list[tuple[bytes, bytes]] | None = None) -> None:
     body = b"" if value is None else json.dumps(value).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": status, "headers": headers if body else headers[1:]})
+    sent = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status,
+                "headers": (sent if body else sent[1:]) + (headers or [])})
     await send({"type": "http.response.body", "body": body})

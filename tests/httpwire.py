@@ -16,6 +16,7 @@ from conftest import SERVE, server_env
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp_types import JSONRPCError, jsonrpc_message_adapter
 
 from memvault.storage import keys
 from memvault.storage.store import Store
@@ -103,6 +104,18 @@ def new_key(db: Path | str, tenant: str, **kwargs: Any) -> str:
 
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+
+
+def refused(response: httpx2.Response, status: int, kind: str | None) -> str:
+    """The message of the team server's refusal ``response``, checked to be ``status`` with a JSON-RPC error
+    body (``memvault.server.wire.http_refusal``) of ``kind`` (``error.data.error``; None: no kind)."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json", response.headers
+    assert isinstance(jsonrpc_message_adapter.validate_json(response.content, by_name=False), JSONRPCError)
+    error = response.json()["error"]
+    assert error["code"] == (-32603 if status >= 500 else -32600), error
+    assert error["data"]["status"] == status and error["data"].get("error") == kind, error
+    return str(error["message"])
 
 
 @contextmanager

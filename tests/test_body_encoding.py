@@ -131,9 +131,9 @@ def test_a_body_sent_with_a_content_coding_is_refused_with_415_naming_it(served,
     assert response.status_code == 415, response.text
     assert response.headers["accept-encoding"] == "identity"
     reply = response.json()
-    assert reply["error"] == "unsupported_content_coding"
+    assert reply["error"]["data"]["error"] == "unsupported_content_coding"
     named = [c.strip() for c in coding.split(",") if c.strip().lower() != "identity"]
-    assert all(repr(c) in reply["error_description"] for c in named), reply
+    assert all(repr(c) in reply["error"]["message"] for c in named), reply
     assert not any(marker in (c or "") for c in _stored(db, tenant))
 
 

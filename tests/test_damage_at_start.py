@@ -130,8 +130,8 @@ def test_a_team_server_started_on_a_file_it_cannot_open_is_not_ready_because_dam
         _not_ready_damaged(health, db)
     for answer in answers:  # refused before any tool: nothing is read or written
         said = answer.json()
-        assert answer.status_code == 503 and said["error"] == "database_unavailable", answer.text
-        assert said["error_description"].startswith(DAMAGED) and "memvault doctor" in said["error_description"]
+        assert answer.status_code == 503 and said["error"]["data"]["error"] == "database_unavailable", answer.text
+        assert said["error"]["message"].startswith(DAMAGED) and "memvault doctor" in said["error"]["message"]
         assert str(db) not in answer.text
     assert "Traceback" not in log and log.count(OPEN_FAILED) == 1 and str(db) in log, log
 
@@ -206,5 +206,5 @@ def test_a_team_server_started_on_a_file_it_may_not_read_is_not_ready_and_says_s
         db.chmod(0o600)
     said = health.json()
     assert health.status_code == 503 and said["database"] == "not ready" and said["reason"] == "unavailable", said
-    assert answer.status_code == 503 and answer.json()["error"] == "database_unavailable", answer.text
+    assert answer.status_code == 503 and answer.json()["error"]["data"]["error"] == "database_unavailable", answer.text
     assert str(db) not in health.text + answer.text and "Traceback" not in log, log

@@ -58,7 +58,7 @@ def test_a_full_pool_is_busy_and_a_stopped_postgresql_is_unreachable_on_healthz_
         time.sleep(1.1)  # past the cached healthz answer (PROBE_CACHE_S)
         said = httpx2.post(served.url, json=RECALL, headers=HEADERS, timeout=60)
         assert said.status_code == 503, said.text
-        description = said.json()["error_description"]
+        description = said.json()["error"]["message"]
         # (a pooled connection the stop cut may be the one tried first: it says the connection failed)
         assert description.startswith(("PostgreSQL is unreachable", "the connection to PostgreSQL failed"))
         assert "busy" not in description
@@ -97,8 +97,8 @@ def test_a_stopped_postgresql_is_said_unreachable_to_an_authenticated_caller(own
         log = served.log()
     finally:
         served.close()
-    assert said.status_code == 503 and said.json()["error"] == "database_unavailable", said.text
-    description = said.json()["error_description"]
+    assert said.status_code == 503 and said.json()["error"]["data"]["error"] == "database_unavailable", said.text
+    description = said.json()["error"]["message"]
     assert description.startswith("PostgreSQL is unreachable (stopped"), description
     assert "busy" not in description and "the server's log says which database and why" in description
     parts = urlsplit(url)

@@ -412,8 +412,8 @@ def test_any_other_request_target_is_refused_in_json_naming_what_is_accepted(ser
 
     status, kind, body = raw_http(servers, target.format(host=urlsplit(servers[1].url).netloc), method)
     said = json.loads(body)
-    assert status == 400 and kind == "application/json" and said["error"] == "invalid_request"
-    assert "request target" in said["error_description"] and "POST /mcp" in said["error_description"]
+    assert status == 400 and kind == "application/json" and said["error"]["data"]["error"] == "invalid_request"
+    assert "request target" in said["error"]["message"] and "POST /mcp" in said["error"]["message"]
     assert TOKEN not in body and "evil" not in body
 
 
@@ -423,8 +423,9 @@ def test_any_other_request_target_is_refused_in_json_naming_what_is_accepted(ser
 def test_an_unknown_path_or_method_gets_memvaults_json_naming_what_is_served(servers, method, path, status):
     got, kind, body = raw_http(servers, path, method)
     said = json.loads(body)
-    assert got == status and kind == "application/json" and said["error"] in ("not_found", "method_not_allowed")
-    assert "POST /mcp, GET /healthz" in said["error_description"] and TOKEN not in body
+    assert got == status and kind == "application/json"
+    assert said["error"]["data"] == {"status": status, "error": "not_found" if status == 404 else "method_not_allowed"}
+    assert "POST /mcp, GET /healthz" in said["error"]["message"] and TOKEN not in body
 
 
 @pytest.mark.parametrize("version", ["2099-01-01", "bogus", "", "2025-6-18", "2025-06-18, 2025-03-26", "1" * 5_000,
@@ -435,9 +436,11 @@ def test_an_unknown_protocol_version_is_refused_naming_the_header_and_the_versio
 
     status, kind, body = raw_http(servers, "/mcp", headers=f"MCP-Protocol-Version: {version}\r\n")
     said = json.loads(body)
-    assert status == 400 and kind == "application/json" and said["error"] == "unsupported_protocol_version"
-    assert "the MCP-Protocol-Version header is" in said["error_description"] and "_meta" not in body
-    assert all(v in said["error_description"] and v in said["supported"] for v in HANDSHAKE_PROTOCOL_VERSIONS)
+    assert status == 400 and kind == "application/json"
+    assert said["error"]["data"]["error"] == "unsupported_protocol_version"
+    assert "the MCP-Protocol-Version header is" in said["error"]["message"] and "_meta" not in body
+    assert all(v in said["error"]["message"] and v in said["error"]["data"]["supported"]
+               for v in HANDSHAKE_PROTOCOL_VERSIONS)
     assert TOKEN not in body and len(body) < 1_000
 
 

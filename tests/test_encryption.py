@@ -538,7 +538,7 @@ def test_the_stdio_and_http_servers_say_a_key_mismatch_in_the_one_wording(tmp_pa
         assert is_error and says in text and says in log_path.read_text()
         assert started.returncode == 2 and stores["no key"][1] in err and out == ""
         answer = servers[0].post("mv_not_a_key", {"jsonrpc": "2.0", "id": 1, "method": "ping"})
-        assert answer.status_code == 503 and answer.json()["error"] == "database_unavailable"
+        assert answer.status_code == 503 and answer.json()["error"]["data"]["error"] == "database_unavailable"
         assert stores["plain"][1] in servers[0].log()
         logs = servers[0].log() + log_path.read_text() + err
         assert KEY.decode() not in logs and KEY.hex() not in logs

@@ -51,8 +51,8 @@ def test_a_head_over_the_limit_is_refused_naming_its_largest_part(server: HttpSe
     response = _post(server, headers, query)
     assert response.status_code == 400 and response.headers["content-type"] == "application/json"
     said = response.json()
-    assert said["error"] == "invalid_request", said
-    described = said["error_description"]
+    assert said["error"]["data"]["error"] == "invalid_request", said
+    described = said["error"]["message"]
     assert re.match(r"the request line and [\d,]+ headers are [\d,]+ bytes, ", described)
     assert described.endswith(f"of them {named}; {LIMIT}")
     assert "p" * 100 not in described and "v" * 100 not in described  # never the value
@@ -80,7 +80,7 @@ def test_the_sdk_clients_long_tool_name_is_refused_naming_the_mcp_name_header(se
     anyio.run(call)
     refused = answers[-1]
     assert refused.status_code == 400, refused.text
-    assert refused.json()["error_description"].endswith(f"of them the 'Mcp-Name' header; {LIMIT}")
+    assert refused.json()["error"]["message"].endswith(f"of them the 'Mcp-Name' header; {LIMIT}")
 
 
 @pytest.mark.parametrize("count", [10, 3_000])
@@ -125,7 +125,7 @@ def test_a_head_over_the_limit_sent_in_pieces_gets_the_same_json_refusal(server:
             got += chunk
     status, _, content = got.partition(b"\r\n\r\n")
     assert status.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in status.lower(), got[:300]
-    described = json.loads(content)["error_description"]
+    described = json.loads(content)["error"]["message"]
     assert re.match(r"the request line and [\d,]+ headers are at least [\d,]+ bytes, ", described), described
     assert described.endswith(f"of them {named}; {LIMIT}")
 
@@ -138,5 +138,6 @@ def test_a_head_h11_cannot_read_gets_memvaults_json_refusal(server: HttpServer) 
             got += chunk
     status, _, content = got.partition(b"\r\n\r\n")
     assert status.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in status.lower(), got
-    assert json.loads(content) == {"error": "invalid_request", "error_description": "the request could not be read "
-                                   "as HTTP/1.1 (its request line, a header, or the framing of its body)"}
+    assert json.loads(content) == {"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "the request could not be read as HTTP/1.1 (its request line, a header, or the "
+        "framing of its body)", "data": {"status": 400, "error": "invalid_request"}}}

@@ -98,8 +98,8 @@ def test_healthz_is_not_ready_from_the_first_look_after_a_call_met_the_damage(
                         raise
                     refusing = True
             refused = server.post(template[1], TOOL_CALL)  # HTTP 503, saying what happened
-            assert refused.status_code == 503 and refused.json()["error"] == "database_unavailable"
-            assert refused.json()["error_description"].startswith(DAMAGED), refused.text
+            assert refused.status_code == 503 and refused.json()["error"]["data"]["error"] == "database_unavailable"
+            assert refused.json()["error"]["message"].startswith(DAMAGED), refused.text
             looks.append(((True, refused.text), (True, refused.text), healthz(server)))
         log = server.log()
     finally:

@@ -114,8 +114,8 @@ def test_healthz_finds_damage_done_while_the_server_runs_with_no_call_reading_it
     if found.json()["database"] == "damaged":
         assert found.json()["writes"].startswith("refused: the database file is damaged"), found.text
     if remembered.status_code == 503:  # the probe's read or look met it: every request is refused, saying why
-        assert remembered.json()["error"] == "database_unavailable", remembered.text
-        assert remembered.json()["error_description"].startswith("the database file is damaged"), remembered.text
+        assert remembered.json()["error"]["data"]["error"] == "database_unavailable", remembered.text
+        assert remembered.json()["error"]["message"].startswith("the database file is damaged"), remembered.text
     else:  # the write tool says it
         assert remembered.status_code == 200 and "the database file is damaged" in remembered.text, remembered.text
     assert str(db) not in found.text + remembered.text and "Traceback" not in log
@@ -246,5 +246,5 @@ def test_a_damaged_file_is_logged_once_not_once_per_refused_request(tmp_path: Pa
     finally:
         server.close()
     assert [r.status_code for r in refused] == [503] * 12
-    assert all(r.json()["error_description"].startswith("the database file is damaged") for r in refused)
+    assert all(r.json()["error"]["message"].startswith("the database file is damaged") for r in refused)
     assert log.count("database unavailable: the database file is damaged") == 1, log

@@ -19,7 +19,7 @@ import anyio
 import httpx2
 import pytest
 from conftest import BACKENDS, SERVE, server_env
-from httpwire import PING, HttpServer, client, new_key
+from httpwire import PING, HttpServer, client, new_key, refused
 from hypothesis import HealthCheck, given, settings
 from npx import npx_command
 from hypothesis import strategies as st
@@ -69,11 +69,11 @@ def _refused(response: httpx2.Response) -> str | None:
     assert response.status_code == 401, response.text
     header = response.headers["www-authenticate"]
     if header == 'Bearer realm="memvault"':
-        assert "error" not in response.json()
+        assert refused(response, 401, None)
         return None
     found = re.fullmatch(r'Bearer realm="memvault", error="invalid_token", error_description="([^"\\]*)"', header)
     assert found, header
-    assert response.json() == {"error": "invalid_token", "error_description": found.group(1)}
+    assert refused(response, 401, "invalid_token") == found.group(1)
     return found.group(1)
 
 
@@ -191,7 +191,7 @@ def test_a_token_in_the_query_string_is_refused(server: HttpServer, db: Path) ->
             "authorization": f"Bearer {key}",
         })
         assert response.status_code == 400, name
-        assert "Authorization header" in response.json()["error_description"]
+        assert "Authorization header" in response.json()["error"]["message"]
     assert key not in server.log()
 
 
@@ -206,20 +206,11 @@ def test_a_request_with_two_authorization_headers_is_refused(server: HttpServer,
         response = httpx2.post(server.url, json=store, timeout=30, headers=[
             ("content-type", "application/json"), ("accept", "application/json, text/event-stream"),
             *(("authorization", f"Bearer {keys[t]}") for t in order)])
-        assert "one Authorization header" in _json_error(response, 400, "invalid_request")
+        assert "one Authorization header" in refused(response, 400, "invalid_request")
     assert _stored(db, first) == [] and _stored(db, second) == []
     assert server.post(keys[first], store).status_code == 200
     assert [content for _, content in _stored(db, first)] == ["Two headers name two tenants."]
     assert _stored(db, second) == []
-
-
-def _json_error(response: httpx2.Response, status: int, error: str) -> str:
-    """The ``error_description`` of a refusal in the server's one JSON error shape."""
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"] == "application/json"
-    body = response.json()
-    assert set(body) == {"error", "error_description"} and body["error"] == error
-    return body["error_description"]
 
 
 def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> None:
@@ -229,15 +220,15 @@ def test_a_foreign_host_or_origin_is_refused(server: HttpServer, db: Path) -> No
     for host in ("evil.example", f"attacker.test:{server.port}", f"localhost:{server.port}:1",
                  f"127.0.0.1:{server.port}x", "localhost:", f"[::1]:{server.port}:80", "evil.example.",
                  f"localhost..:{server.port}", f"localhost.:{server.port}x"):
-        described = _json_error(server.post(key, PING, host=host), 421, "invalid_host")
+        described = refused(server.post(key, PING, host=host), 421, "invalid_host")
         assert "--allowed-host" in described and host not in described
     for origin in ("http://evil.example", f"https://127.0.0.1.evil.example:{server.port}",
                    f"http://localhost:{server.port}:1", f"http://127.0.0.1:{server.port}/x"):
-        described = _json_error(server.post(key, PING, origin=origin), 403, "invalid_origin")
+        described = refused(server.post(key, PING, origin=origin), 403, "invalid_origin")
         assert "--allowed-origin" in described and origin not in described
     plain = httpx2.post(server.url, content=json.dumps(PING), timeout=30, headers={
         "content-type": "text/plain", "accept": "application/json, text/event-stream", "authorization": f"Bearer {key}"})
-    assert "application/json" in _json_error(plain, 400, "invalid_request")
+    assert "application/json" in refused(plain, 400, "invalid_request")
     allowed = server.post(key, PING, origin=f"http://localhost:{server.port}")
     assert allowed.status_code == 200 and "access-control-allow-origin" not in allowed.headers  # CORS off
     # a fully qualified name's final dot is the same name (RFC 1034 §3.1; trial 51 got 421)
@@ -276,9 +267,9 @@ def test_a_credential_in_a_refused_host_or_origin_stays_out_of_the_log(server: H
     key = new_key(db, "acme")
     token, aws = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A", "AKIA" + "QYLPMN5HFIQR7BZX"
     before = len(server.log())
-    _json_error(server.post(key, PING, host=token), 421, "invalid_host")
-    _json_error(server.post(key, PING, origin=f"http://{aws}.example"), 403, "invalid_origin")
-    _json_error(server.post(key, PING, host="plain.example"), 421, "invalid_host")
+    refused(server.post(key, PING, host=token), 421, "invalid_host")
+    refused(server.post(key, PING, origin=f"http://{aws}.example"), 403, "invalid_origin")
+    refused(server.post(key, PING, host="plain.example"), 421, "invalid_host")
     log = server.log()[before:]
     assert token not in log and aws not in log and "plain.example" not in log
     digest = hashlib.sha256(b"plain.example").hexdigest()[:12]
@@ -494,7 +485,7 @@ def test_a_database_that_cannot_be_opened_is_a_503_naming_it_never_a_500(tmp_pat
                                                        "model": "not loaded"}
         assert "127.0.0.1:1" not in health.text and "memvault:" not in health.text  # /healthz is unauthenticated
         response = s.post(None, PING)
-        assert response.status_code == 503 and response.json()["error"] == "database_unavailable"
+        assert response.status_code == 503 and response.json()["error"]["data"]["error"] == "database_unavailable"
         assert "127.0.0.1:1" in response.text  # without authentication (loopback only) /mcp names it
         assert "cannot connect" in s.log() and "127.0.0.1:1" in s.log()
         assert "S3cretPw" not in response.text + health.text + s.log()
@@ -515,7 +506,7 @@ def test_a_database_file_damaged_while_serving_is_a_503_saying_damaged(tmp_path:
             f.seek(100)  # past the header: the schema's page
             f.write(b"not a database page" * 50)
         time.sleep(PROBE_CACHE_S + 0.2)
-        described = _json_error(s.post(key, PING), 503, "database_unavailable")
+        described = refused(s.post(key, PING), 503, "database_unavailable")
         log = s.log()
     finally:
         s.close()
@@ -606,9 +597,9 @@ def test_every_method_but_post_gets_405_at_once_naming_post(server: HttpServer, 
     assert head.status_code == 405 and head.headers["allow"] == "POST"
     assert _refused(httpx2.request(method, server.url, timeout=10)) is None  # no key: 401 first, as for POST
     # DNS-rebinding protection before the 405, as for POST: a foreign Host 421, Origin 403.
-    _json_error(httpx2.request(method, server.url, headers={**headers, "host": "evil.example"}, timeout=10), 421,
+    refused(httpx2.request(method, server.url, headers={**headers, "host": "evil.example"}, timeout=10), 421,
                 "invalid_host")
-    _json_error(httpx2.request(method, server.url, headers={**headers, "origin": "http://evil.example"}, timeout=10),
+    refused(httpx2.request(method, server.url, headers={**headers, "origin": "http://evil.example"}, timeout=10),
                 403, "invalid_origin")
     assert server.post(key, PING).status_code == 200
 
@@ -646,8 +637,8 @@ def test_host_and_origin_are_compared_without_regard_to_case(server: HttpServer,
         headers["origin"] = origin.format(port=server.port)
     response = server.post(key, PING, **headers)
     assert response.status_code == 200, response.text
-    _json_error(server.post(key, PING, host="EVIL.example"), 421, "invalid_host")  # still refused
-    _json_error(server.post(key, PING, origin="HTTP://EVIL.EXAMPLE"), 403, "invalid_origin")
+    refused(server.post(key, PING, host="EVIL.example"), 421, "invalid_host")  # still refused
+    refused(server.post(key, PING, origin="HTTP://EVIL.EXAMPLE"), 403, "invalid_origin")
 
 
 def _events(response: httpx2.Response) -> list[dict]:
@@ -684,14 +675,14 @@ def test_content_type_is_read_without_regard_to_case_and_every_refusal_is_memvau
                      "application/JSON ;charset=UTF-8"):
         response = server.post(key, PING, **{"content-type": accepted})
         assert response.status_code == 200 and response.json()["result"] == {}, (accepted, response.text)
-    for refused in ("application/jsonx", "APPLICATION/JSONX", "application/json-seq", "text/plain", "",
-                    "application/x-www-form-urlencoded"):
-        response = server.post(key, PING, **{"content-type": refused})
-        assert "application/json" in _json_error(response, 400, "invalid_request"), refused
+    for sent in ("application/jsonx", "APPLICATION/JSONX", "application/json-seq", "text/plain", "",
+                 "application/x-www-form-urlencoded"):
+        response = server.post(key, PING, **{"content-type": sent})
+        assert "application/json" in refused(response, 400, "invalid_request"), sent
     two = [("authorization", f"Bearer {key}"), ("accept", "application/json"),
            ("content-type", "application/json"), ("content-type", "text/plain")]
     response = httpx2.post(server.url, content=json.dumps(PING), headers=two, timeout=30)
-    _json_error(response, 400, "invalid_request")
+    refused(response, 400, "invalid_request")
 
 
 def _accepting(server: HttpServer, key: str, lines: list[str]) -> httpx2.Response:
@@ -769,7 +760,7 @@ def test_a_body_over_the_limit_gets_413_in_json_naming_the_limit(server: HttpSer
             yield big[i:i + 65_536].encode()
 
     for response in (_raw(server, key, big), _raw(server, key, chunked())):  # type: ignore[arg-type]
-        described = _json_error(response, 413, "request_too_large")
+        described = refused(response, 413, "request_too_large")
         assert "262,144 bytes" in described
     assert _raw(server, key, json.dumps(PING)).status_code == 200
 
@@ -790,11 +781,11 @@ def test_a_database_file_gone_while_serving_is_503_and_healthz_says_so(tmp_path:
                     "params": {"name": "recall", "arguments": {"query": "x"}}}
             # Before a key can be checked (the keys are in that database): the client is told
             # the database cannot be opened, the log names which and why.
-            described = _json_error(s.post(key, call), 503, "database_unavailable")
+            described = refused(s.post(key, call), 503, "database_unavailable")
             assert str(db) not in described and "log" in described
             assert described.startswith("the database file is gone" if how == "moved" else
                                         "the database file was replaced"), described
-            assert _json_error(s.post(None, PING, Authorization="Bearer mvk_x"), 503, "database_unavailable")
+            assert refused(s.post(None, PING, Authorization="Bearer mvk_x"), 503, "database_unavailable")
             health = httpx2.get(f"{s.base}/healthz", timeout=10)
             assert health.status_code == 503 and health.json()["status"] == "error"
             assert str(db) not in health.text

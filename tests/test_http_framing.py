@@ -82,7 +82,8 @@ def test_a_request_with_two_lengths_is_refused_and_its_connection_closed(server,
     status, headers, content = responses[0]
     said = json.loads(content)
     assert status == 400 and headers["content-type"] == "application/json" and headers["connection"] == "close"
-    assert said["error"] == "invalid_request" and "Content-Length and Transfer-Encoding" in said["error_description"]
+    assert said["error"]["data"]["error"] == "invalid_request"
+    assert "Content-Length and Transfer-Encoding" in said["error"]["message"]
 
 
 @pytest.mark.parametrize("framing", ["Content-Length: {size}\r\n", "Transfer-Encoding: chunked\r\n"])
@@ -103,7 +104,7 @@ def test_a_chunked_body_over_the_limit_is_refused_once_it_is_read_past_the_limit
     responses, _ = exchange(s.port, request(s.port, key, f"{len(big):x}\r\n".encode() + big,
                                             "Transfer-Encoding: chunked\r\n"))
     status, headers, content = responses[0]
-    assert status == 413 and json.loads(content)["error"] == "request_too_large"
+    assert status == 413 and json.loads(content)["error"]["data"]["error"] == "request_too_large"
 
 
 # What a client sends that h11 cannot read, or cuts short (adversarial pass 57 F1: a bad chunk size

@@ -23,7 +23,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
-from httpwire import PING, HttpServer, client, free_port
+from httpwire import PING, HttpServer, client, free_port, refused
 
 from memvault.server.auth import JWKS_TIMEOUT_S, JWT_ALGORITHMS
 from memvault.storage.timefmt import format_ms
@@ -238,7 +238,7 @@ def test_bad_tokens_are_refused_with_401_naming_the_failed_check(setup, case: st
     assert response.headers["www-authenticate"] == (
         f'Bearer realm="memvault", error="invalid_token", error_description="{description}", '
         f'resource_metadata="{metadata}"')
-    assert response.json() == {"error": "invalid_token", "error_description": description}
+    assert refused(response, 401, "invalid_token") == description
     log, signature = server.log(), token.split(".")[2]
     assert "refused a JWT" in log and token not in log and (not signature or signature[:16] not in log)
     assert token not in response.text and (not signature or signature[:16] not in str(response.headers))
@@ -283,7 +283,7 @@ def _insufficient(response: httpx2.Response, scope: str, server: HttpServer) -> 
     challenge = response.headers["www-authenticate"]
     assert challenge.startswith('Bearer realm="memvault", error="insufficient_scope", ') and f'scope="{scope}"' in challenge
     assert f'resource_metadata="{server.base}/.well-known/oauth-protected-resource/mcp"' in challenge
-    assert response.json()["error"] == "insufficient_scope" and response.json()["scope"] == scope
+    assert refused(response, 403, "insufficient_scope") and response.json()["error"]["data"]["scope"] == scope
 
 
 def test_a_token_with_only_the_read_scope_gets_403_for_every_write_tool_and_may_read(setup) -> None:  # type: ignore
@@ -357,8 +357,8 @@ def test_a_scope_claim_that_breaks_rfc_6749_grammar_is_401_naming_the_claim(setu
     response = server.post(_token(issuer, _claims(resource, org=tenant, **claims)), _call("remember", {
         "content": "A look-alike scope wrote this."}))
     assert response.status_code == 401, response.text
-    description = response.json()["error_description"]
-    assert response.json()["error"] == "invalid_token"
+    description = response.json()["error"]["message"]
+    assert response.json()["error"]["data"]["error"] == "invalid_token"
     assert description.startswith("claims scope and scp:" if len(claims) == 2 else f"claim {next(iter(claims))}:")
     assert "memvault:write" not in description and _stored(db, tenant) == []
     log = server.log()
@@ -398,7 +398,7 @@ def test_a_token_for_this_server_and_another_audience_is_accepted(setup) -> None
     others = _token(issuer, _claims(resource, org=tenant, scope="memvault:write",
                                     aud=["https://issuer.example/userinfo", resource + "/other"]))
     refused = server.post(others, PING)
-    assert refused.status_code == 401 and "wrong audience" in refused.json()["error_description"]
+    assert refused.status_code == 401 and "wrong audience" in refused.json()["error"]["message"]
     assert _stored(db, tenant) == ["Two audiences, one of them this server."]
 
 
@@ -408,9 +408,9 @@ def test_a_token_for_this_server_and_another_audience_is_accepted(setup) -> None
 def test_a_tenant_claim_that_trimming_or_nfc_changes_is_refused(setup, tenant) -> None:  # type: ignore
     server, issuer, resource, _ = setup
     response = server.post(_token(issuer, _claims(resource, org=tenant, scope="memvault:write")), PING)
-    assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
+    assert response.status_code == 401 and response.json()["error"]["data"]["error"] == "invalid_token", response.text
     # The header's description is the body's, each character outside RFC 6750's set as its code point.
-    described, header = response.json()["error_description"], response.headers["www-authenticate"]
+    described, header = response.json()["error"]["message"], response.headers["www-authenticate"]
     assert all(f"U+{ord(c):04X}" in header for c in described if not " " <= c <= "~")
     assert header.count("?") == described.count("?")
 
@@ -423,7 +423,7 @@ def test_every_token_failure_is_401_and_the_log_never_repeats_the_header(setup, 
     server, issuer, resource, _ = setup
     token = _unsigned(header, _claims(resource), lambda data: b"\x01" * 64)
     response = server.post(token, PING)
-    assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
+    assert response.status_code == 401 and response.json()["error"]["data"]["error"] == "invalid_token", response.text
     log = server.log()
     assert "FORGED" not in log and "refused nothing" not in log and "\x00" not in log and "Traceback" not in log
 
@@ -471,12 +471,12 @@ def test_a_claim_of_the_wrong_type_or_a_lifetime_over_the_limit_is_401(claims_se
     claims = _lifetime_claims(resource, case)
     claims["org"] = tenant if claims["org"] == "acme" else claims["org"]
     response = server.post(_signed(issuer, claims), _call("remember", {"content": f"written with {case}"}))
-    assert response.status_code == 401 and response.json()["error"] == "invalid_token", response.text
+    assert response.status_code == 401 and response.json()["error"]["data"]["error"] == "invalid_token", response.text
     name = case.split()[0].replace("tenant", "org")
     if name in ("exp", "nbf", "iat", "azp", "client_id", "sub"):
-        assert response.json()["error_description"].startswith(f"claim {name}:")
+        assert response.json()["error"]["message"].startswith(f"claim {name}:")
     elif case in ("lifetime over a day", "issued two days ago", "no iat, exp in two days"):
-        assert response.json()["error_description"].startswith("claim exp: the token's lifetime is over this "
+        assert response.json()["error"]["message"].startswith("claim exp: the token's lifetime is over this "
                                                                "server's limit of 86,400 s")
     assert _stored(db, tenant) == []
     assert "Traceback" not in server.log() and "INJECTED" not in server.log()
@@ -510,7 +510,7 @@ def test_a_token_naming_a_claim_or_header_parameter_twice_is_401_and_writes_noth
                   "than once, and which one counts is undefined (RFC 7515 §5.2, RFC 7519 §4)"
     for response in (written, read):
         assert response.status_code == 401, response.text
-        assert response.json() == {"error": "invalid_token", "error_description": description}
+        assert refused(response, 401, "invalid_token") == description
     assert _stored(db, tenant) == [] and _stored(db, other) == []
     log = server.log()
     assert f"refused a JWT: {description.split(':')[0]}" in log
@@ -559,10 +559,10 @@ def test_a_key_whose_jwk_verifies_no_token_is_refused_saying_why_not_as_unpublis
             token = jwt.encode(_claims(resource, scope="memvault:read"), keys[kid], algorithm="RS256", headers={"kid": kid})
             response = server.post(token, PING)
             assert response.status_code == status, (kid, response.text)
-            assert description is None or response.json()["error_description"] == description, kid
+            assert description is None or response.json()["error"]["message"] == description, kid
             assert "kid not in its JWKS" not in response.text
         unknown = jwt.encode(_claims(resource), keys["ops-verify"], algorithm="RS256", headers={"kid": "nobody"})
-        assert server.post(unknown, PING).json()["error_description"] == (
+        assert server.post(unknown, PING).json()["error"]["message"] == (
             "signed by a key the issuer does not publish (kid not in its JWKS)")
     finally:
         issuer.extra = []
@@ -577,7 +577,7 @@ def test_a_token_naming_no_kid_is_told_so(setup, kid) -> None:  # type: ignore[n
         assert "kid" not in jwt.get_unverified_header(token)
     response = server.post(token, PING)
     assert response.status_code == 401
-    assert response.json()["error_description"] == (
+    assert response.json()["error"]["message"] == (
         "the token names no signing key (its header has no kid): the issuer's keys are found by kid")
 
 
@@ -595,8 +595,8 @@ def test_a_key_withdrawn_from_the_jwks_is_refused_within_its_documented_max_age(
     time.sleep(JWKS_MAX_AGE_S + 0.5)
     for content in ("Written after the key was withdrawn.", "Written again after."):
         response = server.post(token, _call("remember", {"content": content}))
-        assert response.status_code == 401, response.text
-        assert response.json()["error_description"] == "signed by a key the issuer does not publish (kid not in its JWKS)"
+        assert refused(response, 401, "invalid_token") == (
+            "signed by a key the issuer does not publish (kid not in its JWKS)")
     assert _stored(db, tenant) == ["Written before the key was withdrawn."]
 
 
@@ -614,7 +614,7 @@ def test_an_issuer_withdrawing_every_key_gets_401_from_its_next_reading(setup) -
             for _ in range(2):  # the reading the first request makes, and the set it read
                 response = server.post(token, _call("remember", {"content": f"Written after {withdrawn}."}))
                 assert response.status_code == 401, response.text
-                assert response.json()["error_description"] == (
+                assert response.json()["error"]["message"] == (
                     "signed by a key the issuer does not publish (kid not in its JWKS)" if "published" in withdrawn
                     else "the issuer's key with this token's kid cannot verify it: it is not for verifying "
                          'signatures (its JWK\'s use is "enc", not "sig")')
@@ -678,7 +678,7 @@ def test_while_the_issuer_is_down_one_jwks_read_at_a_time_and_other_requests_are
         waited = time.monotonic() - start
         assert issuer.requests == before + 1 and issuer.reading == 1 or waited > JWKS_TIMEOUT_S + cooldown_s
         assert [r.status_code for r in meanwhile] == [503] * 10, [r.text for r in meanwhile]
-        assert meanwhile[0].json()["error"] == "temporarily_unavailable"
+        assert meanwhile[0].json()["error"]["data"]["error"] == "temporarily_unavailable"
         assert 1 <= int(meanwhile[0].headers["retry-after"]) <= cooldown_s
         issuer.gate.set()  # the hanging read fails: the set is still too old to trust
         assert first.result().status_code == 503
@@ -753,7 +753,7 @@ def test_a_token_whose_typ_is_not_an_access_tokens_is_refused(setup, typ) -> Non
                       lambda data: issuer.key.sign(data, padding.PKCS1v15(), hashes.SHA256()))
     response = server.post(token, PING)
     assert response.status_code == 401, response.text
-    assert response.json()["error_description"] == (  # the type named by memvault's words, never as sent
+    assert response.json()["error"]["message"] == (  # the type named by memvault's words, never as sent
         "the token's type (its typ header) is not an access token's: send an access token (typ at+jwt or JWT, "
         "RFC 9068 §4), not an ID or logout token")
 

@@ -59,7 +59,7 @@ def test_the_key_in_the_url_is_refused_under_any_name_or_none_and_never_logged(s
         response = httpx2.post(f"{server.url}?{query}", json=PING, timeout=30,
                                headers={**HEADERS, "authorization": f"Bearer {key}"})
         assert response.status_code == 400, query
-        assert "Authorization header" in response.json()["error_description"] and key not in response.text
+        assert "Authorization header" in response.json()["error"]["message"] and key not in response.text
     assert key not in server.log() and JWT not in server.log()
     response = httpx2.post(f"{server.url}?client=cli&v=2", json=PING, timeout=30,
                            headers={**HEADERS, "authorization": f"Bearer {key}"})

@@ -84,8 +84,8 @@ def test_slow_connections_from_one_address_leave_the_server_to_another(tmp_path:
     assert still_open == [None] * http.CONNECTIONS_PER_ADDRESS  # the victim was answered while they held on
     for status, headers, body in refused:  # type: ignore[misc]
         assert status == 429 and headers["content-type"] == "application/json" and int(headers["retry-after"]) > 0
-        assert json.loads(body)["error"] == "too_many_connections"
-        assert str(http.CONNECTIONS_PER_ADDRESS) in json.loads(body)["error_description"]
+        assert json.loads(body)["error"]["data"]["error"] == "too_many_connections"
+        assert str(http.CONNECTIONS_PER_ADDRESS) in json.loads(body)["error"]["message"]
     assert after.status_code == 200
 
 
@@ -141,10 +141,10 @@ def test_a_huge_host_or_origin_is_refused_naming_the_limit_and_the_log_stays_bou
     for answer in answers:
         assert answer.status_code == 400
     for answer in answers:  # memvault's answer, also to a head over h11's bound that came in pieces
-        assert answer.json()["error"] == "invalid_request"
-        assert header.title() in answer.json()["error_description"]
+        assert answer.json()["error"]["data"]["error"] == "invalid_request"
+        assert header.title() in answer.json()["error"]["message"]
     for answer in answers[::2]:  # just over the Host limit (a head over h11's bound is named by HEAD_MAX_BYTES)
-        assert f"{http.HOST_MAX_BYTES:,}" in answer.json()["error_description"]
+        assert f"{http.HOST_MAX_BYTES:,}" in answer.json()["error"]["message"]
     assert logged < 6 * 300, logged  # a few short lines at most, never the header
     assert fine.status_code == 200
 
@@ -158,7 +158,7 @@ def test_a_huge_request_head_is_refused_and_never_logged(shared: tuple[HttpServe
     logged = len(server.log().encode()) - before
     for answer in answers:  # memvault's answer, also when the head came in pieces (h11's bound)
         assert answer.status_code == 400
-        assert f"{http.HEAD_MAX_BYTES:,}" in answer.json()["error_description"]
+        assert f"{http.HEAD_MAX_BYTES:,}" in answer.json()["error"]["message"]
     assert logged < 1000, logged
 
 

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import SERVE, server_env
-from httpwire import PING, HttpServer, free_port, new_key
+from httpwire import PING, HttpServer, free_port, new_key, refused
 
 from memvault.server import http
 
@@ -44,11 +44,13 @@ def test_a_batch_counts_each_of_its_messages_against_the_rate_limit(tmp_path) ->
 
     server = HttpServer(db, "--rate-limit", "3", logs=tmp_path)
     try:
-        refused = server.post(key, batch(5))  # type: ignore[arg-type]
+        over = server.post(key, batch(5))  # type: ignore[arg-type]
         allowed = server.post(other, batch(3))  # type: ignore[arg-type]
     finally:
         server.close()
-    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    said = refused(over, 429, "rate_limited")
+    assert said == f"too many requests for this key (a batch counts each of its 5 messages); retry in " \
+                   f"{over.headers['retry-after']} s"
     assert allowed.status_code == 200 and len(allowed.json()) == 3
     store = Store(db)
     try:

@@ -12,7 +12,7 @@ import uuid
 import pytest
 from conftest import server_env
 from fakes import Clock, FakeEmbedder
-from httpwire import HttpServer, free_port
+from httpwire import HttpServer, free_port, refused
 
 from memvault.server import cli
 from memvault.storage.errors import Conflict
@@ -108,8 +108,8 @@ def test_a_read_only_refusal_names_the_credential_that_was_used(tmp_path):
         keyed.close()
         issuer.close()
     # A token: 403 with the scope to ask its authorization server for (RFC 6750 §3.1, the MCP step-up).
-    assert by_token.status_code == 403 and by_token.json()["error"] == "insufficient_scope", by_token.text
-    assert by_token.json()["error_description"] == "this request needs the memvault:write scope, which the token does not grant"
+    assert refused(by_token, 403, "insufficient_scope") == (
+        "this request needs the memvault:write scope, which the token does not grant")
     # A key cannot step up: the tool's error result, which the client shows, names the read-only key.
     assert by_key.status_code == 200 and by_key.json()["result"]["isError"], by_key.text
     said = by_key.json()["result"]["content"][0]["text"]
