@@ -42,7 +42,7 @@ from memvault.storage.keys import PREFIX as KEY_PREFIX
 from .config import Config, HttpConfig
 from .runtime import Runtime
 from .checks import Checks
-from .wire import RATE_CHARGE, http_refusal, leading_id
+from .wire import RATE_CHARGE, RATE_LIMIT, http_refusal, leading_id, too_many
 from .wire import post as post_body
 
 if TYPE_CHECKING:
@@ -161,9 +161,9 @@ def _request_target(scope: Scope) -> tuple[str, Response | None]:
                        "(host:port) are not served")
 
 
-def _too_many(wait: float, whose: str) -> Response:
-    retry = max(1, math.ceil(wait))
-    return _error(429, "rate_limited", f"too many requests {whose}; retry in {retry} s", Retry_After=str(retry))
+def _too_many(wait: float, what: str, limiter: RateLimiter) -> Response:
+    said, retry = too_many(wait, what, int(limiter.capacity))
+    return _error(429, "rate_limited", said, Retry_After=str(retry))
 
 
 def _address(scope: Scope) -> str:
@@ -245,7 +245,7 @@ class Guard:
         line, so one client cannot grow the log without bound."""
         wait = self.failures.wait_s(_address(scope), count=False)
         if wait > 0:
-            return _too_many(wait, "with refused requests or failed authentication from this address")
+            return _too_many(wait, "too many refused requests or failed authentications from this address", self.failures)
         for name, status in ((b"host", 421), (b"origin", 403)):  # DNS-rebinding protection, before the SDK's
             value = next((v.decode("latin-1") for k, v in scope["headers"] if k == name), None)
             # The SDK matches "name:*" as a prefix ("localhost:1:2" passed); a port here is digits, whole.
@@ -320,10 +320,11 @@ class Guard:
             caller = caller_of(identity)
             wait = self.limiter.wait_s(caller)
             if wait > 0:
-                return _too_many(wait, "for this key")
+                return _too_many(wait, "too many requests for this key", self.limiter)
             limiter = self.limiter
             # A batch's other messages; a body too costly to read (wire.post) as many.
             scope.setdefault("state", {})[RATE_CHARGE] = lambda cost=1: limiter.wait_s(caller, cost=cost)
+            scope["state"][RATE_LIMIT] = int(limiter.capacity)
         return None
 
 

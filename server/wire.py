@@ -600,9 +600,8 @@ async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any,
     if charge is not None:  # the request was counted once by the rate limit: each further message too
         wait = max((charge() for _ in items[1:]), default=0.0)
         if wait > 0:
-            retry = math.ceil(wait)
-            said = f"too many requests for this key (a batch counts each of its {len(items)} messages); retry in " \
-                   f"{retry} s"
+            said, retry = too_many(wait, f"too many requests for this key (a batch counts each of its {len(items)} messages)",
+                                   scope["state"][RATE_LIMIT])
             await _json(send, 429, http_refusal(429, "rate_limited", said), [(b"retry-after", str(retry).encode())])
             return
     replies = []
@@ -627,6 +626,14 @@ async def _batch(app: _ASGI, scope: dict[str, Any], items: list[Any], send: Any,
 # The key under which the HTTP guard leaves, in the ASGI scope's state, a function that counts
 # one more request (or its argument's number) against the caller's rate limit (seconds to wait; 0: counted).
 RATE_CHARGE = "memvault.rate_charge"
+RATE_LIMIT = "memvault.rate_limit"  # beside it: the caller's requests a minute
+
+
+def too_many(wait: float, what: str, per_minute: int) -> tuple[str, int]:
+    """A 429's words and its Retry-After (whole seconds, at least 1) for a wait of ``wait`` seconds: ``what``
+    was too many, the limit of ``per_minute`` requests a minute named."""
+    retry = max(1, math.ceil(wait))
+    return f"{what}: the limit is {per_minute:,} a minute; retry in {retry} s", retry
 
 
 def _replay(body: bytes) -> Any:

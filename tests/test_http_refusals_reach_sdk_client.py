@@ -120,9 +120,11 @@ def test_a_limited_client_is_told_when_to_retry(tmp_path: Path) -> None:
         raw = server.post(key, PING)
     finally:
         server.close()
-    assert error.message.startswith("too many requests for this key; retry in ") and error.message.endswith(" s")
+    assert error.message.startswith("too many requests for this key: the limit is 3 a minute; retry in ")
+    assert error.message.endswith(" s")
     assert error.code == -32600 and error.error.data == {"status": 429, "error": "rate_limited"}
-    assert refused(raw, 429, "rate_limited") == f"too many requests for this key; retry in {raw.headers['retry-after']} s"
+    assert refused(raw, 429, "rate_limited") == ("too many requests for this key: the limit is 3 a minute; retry in "
+                                                 f"{raw.headers['retry-after']} s")
 
 
 def _header_zeroed(db: Path) -> None:

@@ -49,8 +49,8 @@ def test_a_batch_counts_each_of_its_messages_against_the_rate_limit(tmp_path) ->
     finally:
         server.close()
     said = refused(over, 429, "rate_limited")
-    assert said == f"too many requests for this key (a batch counts each of its 5 messages); retry in " \
-                   f"{over.headers['retry-after']} s"
+    assert said == f"too many requests for this key (a batch counts each of its 5 messages): the limit is 3 a minute; " \
+                   f"retry in {over.headers['retry-after']} s"
     assert allowed.status_code == 200 and len(allowed.json()) == 3
     store = Store(db)
     try:
@@ -72,11 +72,15 @@ def test_failed_authentications_are_limited_per_client_address(tmp_path) -> None
                                      range(2 * http.FAILED_AUTH_PER_MINUTE)))
             # While guesses keep the bucket empty, even the right key is refused: each round sends it
             # after 24 guesses, 16 at a time (faster than the bucket refills, however loaded the machine).
-            rounds = [list(pool.map(lambda k: server.post(k, PING).status_code, ["mvk_more"] * 24 + [key]))
-                      for _ in range(5)]
+            answers = [list(pool.map(lambda k: server.post(k, PING), ["mvk_more"] * 24 + [key])) for _ in range(5)]
     finally:
         server.close()
     assert set(statuses) == {401, 429} and statuses.count(401) >= http.FAILED_AUTH_PER_MINUTE
+    rounds = [[r.status_code for r in round_] for round_ in answers]
+    held = next(r for round_ in answers for r in round_ if r.status_code == 429)
+    assert refused(held, 429, "rate_limited").startswith(
+        f"too many refused requests or failed authentications from this address: the limit is "
+        f"{http.FAILED_AUTH_PER_MINUTE:,} a minute; retry in ")
     assert any(r[-1] == 429 for r in rounds) and all(429 in r for r in rounds), rounds
 
 
