@@ -279,9 +279,11 @@ class Guard:
         header = given[0] if given else None
         if self.challenge is not None and not (header or "").lower().startswith("bearer "):
             self._failed(scope)
-            log.warning("refused a request without a bearer token")
-            return _error(401, None, "authentication required: send Authorization: Bearer <token>",
-                          WWW_Authenticate=self.challenge)
+            log.warning("refused a request %s", "whose Authorization header is no bearer token" if header else
+                        "without a bearer token")
+            said = ("the Authorization header is no bearer token: send Authorization: Bearer <token> (the word "
+                    "Bearer, one space, the token)") if header else "authentication required: send Authorization: Bearer <token>"
+            return _error(401, None, said, WWW_Authenticate=self.challenge)
         problem = await self.watch.problem()
         if problem != self._logged:  # logged as it changes, not per request (a damaged file refuses them all)
             if problem is not None:

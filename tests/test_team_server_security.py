@@ -293,3 +293,21 @@ def test_the_rate_limiters_table_stays_bounded_under_a_flood_of_new_addresses() 
             limiter.wait_s(f"{second}-{i}")
         assert len(limiter._buckets) <= http.BUCKETS_MAX + 12_000
     assert limiter.wait_s("another") == 0.0  # a new client is still served
+
+
+@pytest.mark.parametrize("header", ["Basic mvk_x", "mvk_x", "Bearer\tmvk_x", "Token mvk_x", "Bearer", "bearer"])
+def test_an_authorization_header_that_is_no_bearer_token_is_named_as_such(tmp_path, header: str) -> None:
+    """A header sent in another scheme or shape is said to be one, not taken for a missing header (trial74 L3)."""
+    db = tmp_path / "m.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db, logs=tmp_path)
+    try:
+        odd = server.post(None, PING, authorization=header)
+        none = server.post(None, PING)
+        good = server.post(key, PING)
+    finally:
+        server.close()
+    assert refused(odd, 401, None) == ("the Authorization header is no bearer token: send Authorization: Bearer <token> "
+                                       "(the word Bearer, one space, the token)")
+    assert refused(none, 401, None) == "authentication required: send Authorization: Bearer <token>"
+    assert good.status_code == 200
