@@ -17,7 +17,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
@@ -516,7 +516,30 @@ class PostOnly:
         if response is not None:
             await response(scope, receive, send)
         else:
-            await post_body(self.app, scope, body or b"", send, self.checks)
+            await _unless_gone(receive, send, lambda send: post_body(self.app, scope, body or b"", send, self.checks))
+
+
+async def _unless_gone(receive: Receive, send: Send, answer: Callable[[Send], Awaitable[None]]) -> None:
+    """``answer(send)``, cancelled when the client closes its connection before the answer is sent: a batch's
+    calls not begun by then never run (one running in a thread ends first; each write is one transaction)."""
+    sent = anyio.Event()
+
+    async def sending(event: dict[str, Any]) -> None:
+        await send(event)
+        if event["type"] == "http.response.body" and not event.get("more_body"):
+            sent.set()
+
+    async with anyio.create_task_group() as tasks:
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            if not sent.is_set():
+                log.info("a client closed its connection before its answer: its calls not begun are not run")
+                tasks.cancel_scope.cancel()
+
+        tasks.start_soon(watch)
+        await answer(sending)
+        tasks.cancel_scope.cancel()
 
 
 def _content_coding(headers: list[tuple[bytes, bytes]]) -> str | None:
