@@ -16,6 +16,7 @@ from .contradiction_words import (ALIGNED, ASKED_KINDS, BEING, CHANGE_WORDS, DET
                                   NUMBER_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS, _POINT_VALUES,
                                   _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS, stem)
 from .query import LABEL
+from .timefmt import YEAR
 
 
 PARALLEL = 0.35  # difflib ratio of two texts' words from which they are worded in parallel (docs/benchmarks.md)
@@ -486,7 +487,7 @@ def another_slot(old: _Read, new: _Read, akin: bool = False) -> bool:
         _counts_apart(old, was, new, norm) for was in old.values["number"]) for norm, kind in went)
 
 
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = re.compile(YEAR)  # a date read alone as a year (``contradiction_tokens._calendar``: 1900-2099)
 
 
 def _slot_kinds(read: _Read) -> set[str]:

@@ -10,12 +10,11 @@ from functools import lru_cache
 from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate
 from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, NAME_VERBS, NOT_NAMES, NUMBER_WORDS, SHORT,
                                   STOP, _BEFORE_VERB, Tokens, holding)
-from .timefmt import MONTH_NAMES, WEEKDAY_NAMES
+from .timefmt import MONTH_NAMES, MONTH_SHORT, WEEKDAY_NAMES, YEAR
 
 # Days in the other languages whose words the test reads (French, German, Spanish), as English's.
 _DAY_WORDS = dict(zip("""lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag
 samstag sonntag lunes martes miércoles jueves viernes sábado domingo""".split(), WEEKDAY_NAMES * 3))
-_MONTH_SHORT = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _ORDINAL = frozenset({"st", "nd", "rd", "th"})
 _DATED_BY = frozenset("on since until till by from before after".split())
 _YEAR_BY = _DATED_BY | {"in"}  # "due in 2027", "by 2028": a year alone
@@ -26,7 +25,7 @@ _EDGE = ".,:'’\"*`…™®~"  # "ArgoCD…", "ArgoCD™" name "ArgoCD"
 _CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?(am|pm|a\.m|p\.m)?")
 _HOUR = re.compile(r"(\d{1,2})h(\d{2})?")
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}/\d{1,2}/\d{1,2}"
-                   r"|(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?:19|20)\d\d")  # "20.12.2026", "2026/12/20"
+                   rf"|(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.{YEAR}")  # "20.12.2026", "2026/12/20"
 _NUMBER = re.compile(r"v?(\d{1,3}(?:,\d{3})+|\d+)((?:\.\d+)*)(%?)([a-z]{0,3})")
 _DIGIT = re.compile(r"\d")
 # A base64 run (a key's or a certificate's body, a random token) or an armour checksum ("=+6Im"): no word
@@ -247,7 +246,7 @@ def _lower_words(text: str) -> frozenset[str]:
 
 def _month(raw: str) -> bool:
     lower = raw.lower().rstrip(".")
-    return raw[:1].isupper() and (lower in MONTH_NAMES or lower in _MONTH_SHORT)
+    return raw[:1].isupper() and (lower in MONTH_NAMES or lower in MONTH_SHORT)
 
 
 def _calendar(tokens: Tokens, at: int, kind: str, norm: str, unit: str | None) -> bool:
@@ -283,7 +282,7 @@ def _short_month(tokens: Tokens, at: int) -> str | None:
     read beside a day or year in digits or after "in", "on", "since" ...; else None ("Jan owns the API")."""
     raw = tokens[at][0]
     short = raw.lower().rstrip(".")
-    if not raw[:1].isupper() or short not in _MONTH_SHORT:
+    if not raw[:1].isupper() or short not in MONTH_SHORT:
         return None
     near = [tokens[j][0].rstrip(",.") for j in (at - 1, at + 1) if 0 <= j < len(tokens)]
     if at and tokens[at - 1][0].lower() in _YEAR_BY or any(w.isdigit() and 1 <= int(w) <= 2099 for w in near):

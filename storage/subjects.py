@@ -54,7 +54,7 @@ _NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine t
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
     hundreds thousand thousands million millions dozen dozens single couple few several many no none unlimited
     half both first second third fourth fifth sixth seventh eighth ninth tenth""".split())
-_YEAR = re.compile(r"(?:1[89]|20)\d\d")  # a year of birth in digits
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")  # a year of birth in digits: from 1800, earlier than timefmt.YEAR
 
 
 @lru_cache(maxsize=1024)  # a recall asks it of its top hits twice: for their rivals, then for their confidence

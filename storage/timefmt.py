@@ -13,6 +13,9 @@ from .errors import InvalidInput, shown
 # counts them), lowercase: the one table of them the readers of time words share.
 MONTH_NAMES = tuple("january february march april may june july august september october november december".split())
 WEEKDAY_NAMES = tuple("monday tuesday wednesday thursday friday saturday sunday".split())
+MONTH_SHORT = (*(name[:3] for name in MONTH_NAMES if name != "may"), "sept")  # "may" is a name in full
+MONTHS = "|".join([*MONTH_NAMES, *MONTH_SHORT])  # a month's name or short form, as a regex alternation
+YEAR = r"(?:19|20)\d\d"  # a year in digits, as the readers of time words take one: 1900-2099
 
 # 1900-01-01T00:00:00Z to 9999-12-30T00:00:00Z: any offset stays inside datetime's range.
 MIN_MS = -2_208_988_800_000

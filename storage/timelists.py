@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .timefmt import MONTH_NAMES
+from .timefmt import MONTHS, YEAR
 
 # Times listed in a question ("on March 3 and on March 11", "Monday, Tuesday or Friday", "am 1. Dezember und am 3.
 # März"): joined by a comma or a word for "and", "or" (of the languages of :mod:`.timeforeign` too), each perhaps
@@ -23,8 +23,6 @@ LIST_JOIN = re.compile(rf"(?:\s*[,;、]\s*(?:{_JOINER}\s+)?|\s*(?:\?|\s[-\u2013\
                        rf"|\s+{_JOINER}\s+)(?:{_HEDGE}\s+)?"
                        r"(?:(?:on|in|at|during|of)\s+){0,2}(?:the\s+)?", re.IGNORECASE)  # Dutch "en op": "in on"
 
-_MONTH = "|".join([*MONTH_NAMES, *(name[:3] for name in MONTH_NAMES if name != "may"), "sept"])
-_YEAR = r"(?:19|20)\d\d"
 # A day of the month in a list: "3", "3rd", "3." (German), never part of a number ("3.5", "3/4", "2026").
 _DAY = r"(?<![\w./:-])(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.(?!\d))?(?![\w/:%-]|\.\d)"
 _JOINED_DAY = rf"(?:{LIST_JOIN.pattern}){_DAY}"
@@ -34,10 +32,10 @@ _LIST_END = (rf"(?=\s*(?:[?.,;!)？]|$)|\s+(?:at|and|or|in|on|when|before|after|
 # At most LISTED_MAX days a list, so each place a list may start is tried a bounded way: linear in the question.
 _DAYS = rf"{_DAY}(?:{_JOINED_DAY}){{1,{LISTED_MAX - 1}}}"
 _MONTH_FIRST = re.compile(
-    rf"(?<![\w-])(?P<month>{_MONTH})\.?\s+(?:the\s+)?(?P<days>{_DAYS}){_LIST_END}(?P<year>,?\s+{_YEAR}(?!\d))?",
+    rf"(?<![\w-])(?P<month>{MONTHS})\.?\s+(?:the\s+)?(?P<days>{_DAYS}){_LIST_END}(?P<year>,?\s+{YEAR}(?!\d))?",
     re.IGNORECASE)
 _MONTH_LAST = re.compile(
-    rf"(?P<days>{_DAYS})\s+(?:of\s+)?(?P<month>{_MONTH})\.?(?![\w-])(?P<year>,?\s+{_YEAR}(?!\d))?", re.IGNORECASE)
+    rf"(?P<days>{_DAYS})\s+(?:of\s+)?(?P<month>{MONTHS})\.?(?![\w-])(?P<year>,?\s+{YEAR}(?!\d))?", re.IGNORECASE)
 # Days of the month alone, listed: "the 3rd, 5th and 9th", each written "the 3rd" (:mod:`.timewords` reads them
 # as days of one month).
 _ORDINAL = r"(?<![\w./:-])(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?![\w/:%-]|\.\d)"

@@ -15,10 +15,9 @@ from . import limits
 from .errors import InvalidInput
 from .query import STOP_WORDS
 from .timeforeign import in_english
-from .timefmt import MONTH_NAMES, WEEKDAY_NAMES, parse_iso
+from .timefmt import MONTH_NAMES, MONTHS, WEEKDAY_NAMES, YEAR, parse_iso
 from .timelists import LIST_JOIN, LISTED_MAX
 
-_MONTHS = "|".join([*MONTH_NAMES, *(name[:3] for name in MONTH_NAMES if name != "may"), "sept"])
 _WEEKDAYS = "|".join(WEEKDAY_NAMES)
 _WEEKDAY_ANY = rf"(?:{_WEEKDAYS}|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"  # "Fri 20th", "Fri, Nov 27"
 _QUARTER = r"q[1-4]"
@@ -31,7 +30,6 @@ _PARTS = r"morning|afternoon|evening|night"
 _PART_DAY = rf"(?:(?:day\s+before\s+)?yesterday|today|this|(?:(?:last|this)\s+)?(?:{_WEEKDAYS}))"
 _PART_HOURS = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 24), "night": (18, 30)}
 _NUMBER = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_YEAR_DIGITS = r"(?:19|20)\d\d"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 # A day of the month as an ordinal word ("Friday the twentieth", "the twenty-first of May"): read as "20th"
 # (``_digit_days``), where a day in digits is; "May the first", never "may first".
@@ -45,12 +43,12 @@ _AFTER_DAY_WORD = r"(?=\s*(?:[?.,;!)]|$)|\s+(?:at|and|or|in|on|when|before|after
 # A month or quarter with a relative year, a weekday with a relative week: the one time both name
 # ("March last year" is March 2025, never all of 2025), or "this"/"last" March.
 _RELATIVE = r"(?:last|previous|this|next)"
-_COMBINED = (rf"(?:(?:{_MONTHS})\.?|{_QUARTER}),?\s+(?:of\s+)?{_RELATIVE}\s+year"
-             rf"|{_RELATIVE}\s+year,?\s+in\s+(?:{_MONTHS}|{_QUARTER})"
+_COMBINED = (rf"(?:(?:{MONTHS})\.?|{_QUARTER}),?\s+(?:of\s+)?{_RELATIVE}\s+year"
+             rf"|{_RELATIVE}\s+year,?\s+in\s+(?:{MONTHS}|{_QUARTER})"
              rf"|(?:{_WEEKDAYS}),?\s+(?:of\s+)?{_RELATIVE}\s+week|{_RELATIVE}\s+week,?\s+on\s+(?:{_WEEKDAYS})"
-             rf"|(?:last|previous)\s+(?:{_MONTHS})|this\s+(?!may\b)(?:{_MONTHS})")  # "this may be"
+             rf"|(?:last|previous)\s+(?:{MONTHS})|this\s+(?!may\b)(?:{MONTHS})")  # "this may be"
 _COMBINED_PARTS = re.compile(
-    rf"(?:(?P<month>{_MONTHS})|(?P<quarter>{_QUARTER})|(?P<weekday>{_WEEKDAYS}))"
+    rf"(?:(?P<month>{MONTHS})|(?P<quarter>{_QUARTER})|(?P<weekday>{_WEEKDAYS}))"
     rf"|(?P<relative>{_RELATIVE})(?:\s+(?P<unit>year|week))?", re.IGNORECASE)
 # A date in digits: an ISO 8601 date-time (a clock time and an offset), or day, month and year with
 # dashes, slashes or dots, the year first or last (:func:`_in_digits`), or day and month with a slash
@@ -58,12 +56,12 @@ _COMBINED_PARTS = re.compile(
 # "W48", "KW 48"); a day of the month alone ("on the 1st": the latest, ``_DAY_ALONE``).
 _DATE_DIGITS = (r"\d{1,2}(?:-\d{1,2}-|/\d{1,2}/|\.\d{1,2}\.)\d{4}|\d{4}(?:/\d{1,2}/|\.\d{1,2}\.)\d{1,2}"
                 r"|\d{1,2}(?:-\d{1,2}-|/\d{1,2}/)\d\d(?!\d)")  # a year of two digits: "12/1/26"
-_ISO_WEEK = re.compile(r"(?i:(?:week|kw)\s*|w)([1-9]|[1-4]\d|5[0-3])(?:,?\s+(?:of\s+)?((?:19|20)\d\d))?")
+_ISO_WEEK = re.compile(rf"(?i:(?:week|kw)\s*|w)([1-9]|[1-4]\d|5[0-3])(?:,?\s+(?:of\s+)?({YEAR}))?")
 _DAY_ALONE = re.compile(r"(?i:the)\s+([1-9]|[12]\d|3[01])(?i:st|nd|rd|th)")
 _DIGITS = (r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
            rf"|{_DATE_DIGITS}|(?!24/7(?!\d))\d{{1,2}}/\d{{1,2}}"
-           rf"|{_ISO_WEEK.pattern}(?!\s+of\s+(?!(?:19|20)\d\d))"
-           rf"|{_DAY_ALONE.pattern}(?!\s*,\s*(?:a\s+)?{_WEEKDAY_ANY}\b|\s*\(|\s+(?:of\s+)?(?:{_MONTHS})\b)"
+           rf"|{_ISO_WEEK.pattern}(?!\s+of\s+(?!{YEAR}))"
+           rf"|{_DAY_ALONE.pattern}(?!\s*,\s*(?:a\s+)?{_WEEKDAY_ANY}\b|\s*\(|\s+(?:of\s+)?(?:{MONTHS})\b)"
            rf"{_AFTER_DAY_WORD}")
 _TEXT_WEEK = re.compile(rf"\b(?:{_ISO_WEEK.pattern})\b")  # an ISO week a memory's text names
 _NUMERIC_DATE = re.compile(r"(\d{1,4})([-/.])(\d{1,2})[-/.](\d{1,4})")
@@ -89,7 +87,7 @@ _HOLIDAY_NAMES = "|".join(name.replace(" ", r"\s+") for name in _HOLIDAYS)
 _HOLIDAY_TEXT = re.compile(rf"\b(?:{_HOLIDAY_NAMES})\b", re.IGNORECASE)
 # Seasons by their first month, in the northern hemisphere (meteorological: winter is December to February).
 _SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-_SEASON = re.compile(rf"^(?:(last|this|past|previous)\s+)?({'|'.join(_SEASONS)})(?:,?\s+(?:of\s+)?({_YEAR_DIGITS}))?$",
+_SEASON = re.compile(rf"^(?:(last|this|past|previous)\s+)?({'|'.join(_SEASONS)})(?:,?\s+(?:of\s+)?({YEAR}))?$",
                      re.IGNORECASE)
 # Time expressions by kind (the group's name), never inside a larger token (INC-2024-014) nor
 # before a possessive ("mid-" may lead one: ``_PART_OF``); a month, year or weekday alone only where
@@ -97,26 +95,26 @@ _SEASON = re.compile(rf"^(?:(last|this|past|previous)\s+)?({'|'.join(_SEASONS)})
 _SPAN = re.compile(
     rf"(?:(?<![\w./-])|(?<=\bmid-)|(?<=\bearly-)|(?<=\blate-))(?:(?P<digits>{_DIGITS})|(?P<combined>{_COMBINED})"
     rf"|(?P<monthday>{_WEEKDAY_ANY}\.?,?\s+(?:the\s+)?\d{{1,2}}(?:(?:st|nd|rd|th)|(?=\s*(?:[?.,;!]|$)))"
-    rf"(?!\s+(?:of\s+)?(?:{_MONTHS})\b)|the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:,\s*|\(\s*)(?:a\s+)?{_WEEKDAY_ANY}\)?"
-    rf"|{_WEEKDAY_ANY}\.?,?\s+the\s+{_DAY_WORD}(?!\s+of\s+(?:{_MONTHS})\b){_AFTER_DAY_WORD}"
+    rf"(?!\s+(?:of\s+)?(?:{MONTHS})\b)|the\s+\d{{1,2}}(?:st|nd|rd|th)\s*(?:,\s*|\(\s*)(?:a\s+)?{_WEEKDAY_ANY}\)?"
+    rf"|{_WEEKDAY_ANY}\.?,?\s+the\s+{_DAY_WORD}(?!\s+of\s+(?:{MONTHS})\b){_AFTER_DAY_WORD}"
     rf"|the\s+{_DAY_WORD}\s*(?:,\s*|\(\s*)(?:a\s+)?{_WEEKDAY_ANY}\)?)"
-    rf"|(?P<date>(?:{_MONTHS})\.?\s+{_DAY}(?:,?\s*{_YEAR_DIGITS})?|(?:{_MONTHS})\.?,?\s+{_YEAR_DIGITS}"
-    rf"|(?:{_MONTHS})\.?\s+(?:(?<!may\s)(?<!mar\s)(?<!march\s)|the\s+){_DAY_WORD}(?:,?\s*{_YEAR_DIGITS})?"
-    rf"|{_DAY_WORD}\s+of\s+(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?"
-    rf"|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?(?:,?\s*{_YEAR_DIGITS})?|\d{{4}}-\d\d(?:-\d\d)?)"
+    rf"|(?P<date>(?:{MONTHS})\.?\s+{_DAY}(?:,?\s*{YEAR})?|(?:{MONTHS})\.?,?\s+{YEAR}"
+    rf"|(?:{MONTHS})\.?\s+(?:(?<!may\s)(?<!mar\s)(?<!march\s)|the\s+){_DAY_WORD}(?:,?\s*{YEAR})?"
+    rf"|{_DAY_WORD}\s+of\s+(?:{MONTHS})\.?(?:,?\s*{YEAR})?"
+    rf"|{_DAY}\s+(?:of\s+)?(?:{MONTHS})\.?(?:,?\s*{YEAR})?|\d{{4}}-\d\d(?:-\d\d)?)"
     rf"|(?P<rolling>(?:last|past|previous)\s+{_NUMBER}\s+(?:hours?|days?|weeks?|months?|years?)"
     rf"|past\s+(?:hour|day|week|month|year))"
     rf"|(?P<part>{_PART_DAY}\s+(?:{_PARTS})|last\s+night|tonight)"
     rf"|(?P<weekend>(?:(?:last|this|past|previous)\s+)?weekend)"
-    rf"|(?P<holiday>(?:{_HOLIDAY_NAMES})(?:,?\s+{_YEAR_DIGITS})?)"
-    rf"|(?P<season>(?:(?:last|this|past|previous)\s+)?(?:{'|'.join(_SEASONS)})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?)"
+    rf"|(?P<holiday>(?:{_HOLIDAY_NAMES})(?:,?\s+{YEAR})?)"
+    rf"|(?P<season>(?:(?:last|this|past|previous)\s+)?(?:{'|'.join(_SEASONS)})(?:,?\s+(?:of\s+)?{YEAR})?)"
     rf"|(?P<relative>(?:last|past|previous|this)\s+(?:week|month|year|{_WEEKDAYS})(?!\s+of\s)|{_NEXT_PERIOD}"
     r"|week\s+before\s+last"
     rf"|(?:{_WEEKDAYS})\s+before\s+last|{_NUMBER}\s+(?:{_WEEKDAYS})s\s+ago|(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})"
     rf"|{_NUMBER}\s+(?:days?|weeks?|months?|years?)\s+ago|(?:a|one)\s+fortnight\s+ago"
     rf"|(?:day\s+before\s+)?yesterday|today|(?<=\bof\s)the\s+month)"
-    rf"|(?P<quarter>(?:{_QUARTER}|{_QUARTER_WORDS})(?:,?\s+(?:of\s+)?{_YEAR_DIGITS})?|{_QUARTER_NEAR})"
-    rf"|(?P<month>(?:{_MONTHS})\.?)|(?P<year>{_YEAR_DIGITS})|(?P<weekday>{_WEEKDAYS}))"
+    rf"|(?P<quarter>(?:{_QUARTER}|{_QUARTER_WORDS})(?:,?\s+(?:of\s+)?{YEAR})?|{_QUARTER_NEAR})"
+    rf"|(?P<month>(?:{MONTHS})\.?)|(?P<year>{YEAR})|(?P<weekday>{_WEEKDAYS}))"
     r"(?![\w-]|[./]\w|['’]s\b)",
     re.IGNORECASE,
 )
@@ -198,7 +196,7 @@ _OWNERS = frozenset("a an every each our my your their his her its".split())
 # A question asking what is due names a month that a memory may say in any year ("what is due in
 # March?" and "The audit deadline is 2027-03-15"), besides the one observed then.
 _DUE = re.compile(r"\b(?:due|deadlines?|scheduled|planned)\b", re.IGNORECASE)
-_MONTH_ALONE = re.compile(rf"(?:{_MONTHS})\.?|{_QUARTER}", re.IGNORECASE)
+_MONTH_ALONE = re.compile(rf"(?:{MONTHS})\.?|{_QUARTER}", re.IGNORECASE)
 _NAME_VERB = re.compile(
     r"\s+(?:is|was|has|had|will|would|did|does|said|says|told|thinks|wants|likes|prefers|left|joined|\w+ed)\b",
     re.IGNORECASE,
@@ -257,7 +255,7 @@ _RECENT = re.compile(
 )
 RECENT_DAYS = {"days": 7, "weeks": 30, "months": 90}
 RECENT_DEFAULT_DAYS = 30
-_YEAR = re.compile(_YEAR_DIGITS)
+_YEAR = re.compile(YEAR)
 # dateparser reads "last week" but not "previous week": the same time to memvault ("past week" is
 # the last seven days, ``_ROLLING``).
 _PAST = re.compile(r"^previous\b", re.IGNORECASE)
@@ -277,12 +275,12 @@ _SAID_AS = {"week before last": "2 weeks ago", "a fortnight ago": "2 weeks ago",
 _WEEKDAY_BACK = re.compile(rf"^({_WEEKDAYS})\s+before\s+last$|^({_NUMBER})\s+({_WEEKDAYS})s\s+ago$", re.IGNORECASE)
 _WEEK_FROM = re.compile(rf"^(?:a|one)\s+week\s+from\s+(?:{_WEEKDAYS})$", re.IGNORECASE)
 _QUARTER_YEAR = re.compile(
-    rf"^(?:q([1-4])|({'|'.join(_ORDINALS)}|1st|2nd|3rd|4th)\s+quarter)(?:,?\s+(?:of\s+)?({_YEAR_DIGITS}))?$",
+    rf"^(?:q([1-4])|({'|'.join(_ORDINALS)}|1st|2nd|3rd|4th)\s+quarter)(?:,?\s+(?:of\s+)?({YEAR}))?$",
     re.IGNORECASE)
 _PART_TEXT = re.compile(rf"^(?:last\s+(night)|to(night)|(.+?)\s+({_PARTS}))$", re.IGNORECASE)
 _WEEKEND = re.compile(r"^(?:(last|this|past|previous)\s+)?weekend$", re.IGNORECASE)
 # A month and day without a year ("December 20", "20 December"): this year's day, ahead or past.
-_MONTH_DAY = re.compile(rf"^(?:(?:{_MONTHS})\.?\s+{_DAY}|{_DAY}\s+(?:of\s+)?(?:{_MONTHS})\.?)$", re.IGNORECASE)
+_MONTH_DAY = re.compile(rf"^(?:(?:{MONTHS})\.?\s+{_DAY}|{_DAY}\s+(?:of\s+)?(?:{MONTHS})\.?)$", re.IGNORECASE)
 _THIS_WEEKDAY = re.compile(rf"^this\s+({_WEEKDAYS})$", re.IGNORECASE)
 # A weekday with a day of the month ("Friday the 20th", "the 20th (a Friday)"), and one beside a date
 # ("Friday 27 November", "27 November, a Friday", "Fri, Nov 27"): read by :func:`_weekday_day`, ``_with_weekday``.
@@ -324,9 +322,9 @@ _FAR_MS = 32_503_680_000_000  # 3000-01-01: a "now" after any time a question na
 # A month, date, quarter or weekday written in a memory's text (``Said.in_text``).
 _TEXT_TIME = re.compile(
     rf"(?<![\w.-])(?:(?P<iso_year>\d{{4}})-(?P<iso_month>\d\d)(?:-(?P<iso_day>\d\d))?"
-    rf"|(?P<month>{_MONTHS})\.?(?:\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?)?(?:,?\s*(?P<year>{_YEAR_DIGITS}))?"
-    rf"|(?P<day_first>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month_after>{_MONTHS})\.?(?:,?\s*(?P<year_after>{_YEAR_DIGITS}))?"
-    rf"|(?P<quarter>{_QUARTER})(?:\s+(?P<quarter_year>{_YEAR_DIGITS}))?|(?P<weekday>{_WEEKDAYS})s?)(?![\w-])",
+    rf"|(?P<month>{MONTHS})\.?(?:\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?)?(?:,?\s*(?P<year>{YEAR}))?"
+    rf"|(?P<day_first>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month_after>{MONTHS})\.?(?:,?\s*(?P<year_after>{YEAR}))?"
+    rf"|(?P<quarter>{_QUARTER})(?:\s+(?P<quarter_year>{YEAR}))?|(?P<weekday>{_WEEKDAYS})s?)(?![\w-])",
     re.IGNORECASE,
 )
 # Month names that are a month wherever a text writes them; "May", "March", "June" ... only
