@@ -101,7 +101,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     # a hand-over of something the older does not name, or of another thing of it, changes none of its holders
     # ("handed the report to Priya", "The API gateway docs were handed to Nils" / "Anna owns the API gateway")
     changes = [w for w in changes if w.split()[0] not in GIVING and w not in HANDING or not hands_another(old, new)]
-    changing = bool(changes and not old.changes) and _shares_subject(old, new)
+    attribute = attribute_changed(old, new)
+    changing = bool(changes and not old.changes) and _shares_subject(old, new, attribute)
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a thing
     # it names ("the password policy is now strict" beside "the password is kept in the safe") nor where it goes
@@ -110,7 +111,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     held = values_of(old)
     kept = bool(held) and held < new.targets
     changed = changing and bool(added) and not new.addition and not _announced(old, new) \
-        and _shares_subject(old, new, head=True) and not kept and not part_left(old, new) \
+        and _shares_subject(old, new, attribute, head=True) and not kept and not part_left(old, new) \
         and not numbered_apart(old, new) and not thing_replaced(older, old, new)
     if found is None and not changed and not (0 < len(keys_old - keys_new) <= 2 >= len(keys_new - keys_old) > 0):
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
@@ -127,7 +128,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
                     if t.key not in keys_new and t.kind != "word" and not t.subject and t.kind in came}
     parallel = _parallel(older, newer)
     # a subject told apart, but for the noun of the attribute a change goes to ("The rotation period was changed ...")
-    placed = parallel and not attribute_changed(old, new) and any(_swapped(o, keys_new, True, moved) and _swapped(
+    placed = parallel and not attribute and any(_swapped(o, keys_new, True, moved) and _swapped(
         tuple(t for t in n if t.key not in new.targets), keys_old, True) for o, n in swaps)
     reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
                                 for o, n in swaps)
@@ -135,8 +136,8 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     said = brief(older) and brief(newer) and any(w not in _WHEN_CHANGED for w in changes)  # "relocated"
     refilled = lone and _refilled(older, newer, old, new, swaps[0])
     tiny = max(len(_words(older)), len(_words(newer))) <= TINY
-    strong = 3 if refilled and tiny else 2 if changing and said and _changes_subject(old, new) or refilled else int(
-        lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2))  # one thing for another
+    strong = 3 if refilled and tiny else 2 if changing and said and _changes_subject(old, new, attribute) \
+        or refilled else int(lone or (changing and 1 <= gone <= 2 and 1 <= came <= 2))  # one thing for another
     if found is not None and not placed and not (reworded and not changing):
         # a denial the newer says has ended ("We don't use Poetry anymore") is one thing for another, and
         # the end of a name the older holds ("We retired Jenkins") a change verb said of it (2: ``_changes_subject``)

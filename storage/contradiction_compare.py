@@ -326,7 +326,7 @@ def _choices(read: _Read, swapped: _Token) -> bool:
     return not read.negated or not read.negated - read.contrasted and swapped.key in read.chosen
 
 
-def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
+def _shares_subject(old: _Read, new: _Read, attribute: bool, head: bool = False) -> bool:
     """Whether the newer text's change words can act on the older: half the words of the subject of a clause holding
     them (``_Token.subject``: "The API now uses gRPC", "Zoë's swimming group now meets") are among the older's words
     (not "The API rate limit is now 250" beside "The SLO for the public API"), or the whole subject of a clause of the
@@ -334,8 +334,8 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     owner of the billing service), or either has none (a pronoun leads: "We moved builds to Buildkite"), or it changes
     a number of a thing whose number the older holds (:func:`versioned`: "Upgraded Python from 3.11 to 3.12" / "The
     service runs on Python 3.11"), or hands over what the older names (``_hands_over``: "Lena handed incident command
-    to Raj" / "The incident commander is Lena"). A value standing elsewhere than a subject does not count otherwise
-    ("... through the API" is no memory about the API)."""
+    to Raj" / "The incident commander is Lena"), or ``attribute`` (:func:`attribute_changed` of the pair). A value
+    standing elsewhere than a subject does not count otherwise ("... through the API" is no memory about the API)."""
     told = _by_clause(t for t in new.sequence
                       if t.subject and t.kind not in _POINT_VALUES and t.clause in new.change_clauses)
     was = _by_clause(t for t in old.sequence if t.subject and t.kind not in _POINT_VALUES)
@@ -347,7 +347,7 @@ def _shares_subject(old: _Read, new: _Read, head: bool = False) -> bool:
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
     return any(2 * len(subject & had) > len(subject) for subject in told.values()) or \
         any(_in_order(subject, new.sequence, head) for subject in was.values()) or _replaces(old, new) \
-        or versioned(old, new) or _hands_over(old, new, had, was.values()) or attribute_changed(old, new)
+        or versioned(old, new) or _hands_over(old, new, had, was.values()) or attribute
 
 
 _ATTRIBUTES = {stem(word): kinds for word, kinds in ASKED_KINDS.items()}  # by stem, as ``_Read.values`` has words
@@ -557,14 +557,15 @@ def _before(read: _Read, value: str, kind: str, other: frozenset[str]) -> bool:
     return all(i and read.sequence[i - 1].kind == kind and read.sequence[i - 1].key not in other for i in at)
 
 
-def _changes_subject(old: _Read, new: _Read) -> bool:
+def _changes_subject(old: _Read, new: _Read, attribute: bool) -> bool:
     """Whether a clause of the newer holding change words names most words of the older's subject ("We relocated the
     office to Porto" / "The office is in Lisbon", not "The staging database is refreshed ..." / "We migrated the
     database to Postgres"), or, when a pronoun leads the older, of the things it names ("the webshop"), or a name the
     older holds ("We swapped Kong for Traefik" / "The API gateway is Kong"), or every word of the older naming the
     slot its name fills (but a bare verb, ``_BARE``) when the change goes to another name ("Packaging was migrated to
     bun" / "We use Poetry for packaging"), or the slot of a value the older holds by its attribute's noun
-    (:func:`attribute_changed`: "The port was changed to 9090" / "The API listens on port 8080")."""
+    (``attribute``, :func:`attribute_changed` of the pair: "The port was changed to 9090" / "The API listens on port
+    8080")."""
     said = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind not in _POINT_VALUES}
     subject = {t.key for t in old.sequence if t.subject and t.kind not in _POINT_VALUES} or {
         t.key for t in old.sequence if t.kind not in _POINT_VALUES and (t.kind != "word" or t.determined)}
@@ -572,7 +573,7 @@ def _changes_subject(old: _Read, new: _Read) -> bool:
     slot = {t.key for t in old.sequence if t.kind == "word" and t.shown not in _BARE}
     stems = said | {stem(t.shown) for t in new.sequence if t.clause in new.change_clauses}  # "Packaging was": a name
     return 2 * len(said & subject) > len(subject) or not said.isdisjoint(names) or bool(names) and bool(slot) \
-        and slot <= stems and not new.targets <= names or attribute_changed(old, new)
+        and slot <= stems and not new.targets <= names or attribute
 
 
 def _in_order(subject: set[str], sequence: tuple[_Token, ...], head: bool = False) -> bool:
