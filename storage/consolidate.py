@@ -343,8 +343,6 @@ def scan(
             return
 
 
-# What deciding which pairs to keep reads (:func:`_seen`): the review pairs, the pairs both current, each memory of
-# their chain as (superseded by, forgotten at, content).
 _Seen = tuple[set[Pair], set[Pair], dict[str, tuple[str | None, int | None, str | None]]]
 
 
@@ -367,11 +365,12 @@ def _seen(tx: Reader, tenant: str, pairs: list[Pair]) -> _Seen:
     return reviewed, ordered, {m.id: (m.superseded_by, m.forgotten_at, m.content) for m in chain}
 
 
-def decide(tx: Reader, tenant: str, pairs: list[Pair], now: int) -> Kept:
+def decide(tx: Reader, tenant: str, pairs: list[Pair], now: int, seen: _Seen | None = None) -> Kept:
     """Which of ``pairs`` of ids disagreeing (each ordered older first in meaning, as :func:`scan` orders them:
     ``contradiction.newer_in_meaning``) to keep for review: those still both current, and the pairs joining the
-    ends of their chain (``change_pairs.joined_ends``). Reads only: a write's lock need not be held."""
-    seen = reviewed, ordered, _ = _seen(tx, tenant, pairs)
+    ends of their chain (``change_pairs.joined_ends``). ``seen``: :func:`_seen` of ``pairs``, when already read.
+    Reads only: a write's lock need not be held."""
+    seen = reviewed, ordered, _ = _seen(tx, tenant, pairs) if seen is None else seen
     return Kept(frozenset(ordered | joined_ends(tx, tenant, reviewed, ordered, now) if ordered else ()), seen)
 
 
@@ -380,8 +379,9 @@ def keep(tx: Writer, tenant: str, pairs: list[Pair], now: int, kept: Kept | None
     ``pairs``, beside the pairs the scans keep; the scan's mark is not moved. ``kept``: decided before the write,
     decided again here when the write reads other review pairs or members than it did (a change between).
     Raises Busy or StorageUnavailable."""
-    if kept is None or _seen(tx, tenant, pairs) != kept.seen:
-        kept = decide(tx, tenant, pairs, now)
+    seen = _seen(tx, tenant, pairs)
+    if kept is None or seen != kept.seen:
+        kept = decide(tx, tenant, pairs, now, seen)
     if kept.pairs:
         tx.change_review_pairs(tenant, set(kept.pairs), set(), PAIRS_KEPT)
 
