@@ -433,17 +433,12 @@ def answers(c: Candidates, unknown_names: list[str]) -> bool:
     return best_similarity >= WEAK_SIMILARITY or best_coverage >= WEAK_COVERAGE
 
 
-def restates(memory: Memory, best: Memory, cosine: float) -> bool:
-    """Whether ``memory`` says what ``best`` says, in other words: cosine at least ``RESTATED_COSINE``,
-    no disagreement between them (``contradiction.disagreement``), at least ``RESTATED_WORDS`` of
-    their words shared, and the values one states all among the other's. "Team lunch happens at the café on
-    Rue Saint-Honoré" restates "The team lunch is at the café on Rue Saint-Honoré"; "Our SLA for
-    priority-2 incidents ..." does not restate "... priority-1 ...", nor "Paris" "Berlin"."""
-    return cosine >= RESTATED_COSINE and _says_alike(memory, best)
-
-
 def _says_alike(memory: Memory, best: Memory) -> bool:
-    """:func:`restates` without the cosine: what its words alone decide."""
+    """Whether the words of ``memory`` say what ``best`` says (it restates ``best`` at a cosine of at least
+    ``RESTATED_COSINE``): no disagreement between them (``contradiction.disagreement``), at least
+    ``RESTATED_WORDS`` of their words shared, and the values one states all among the other's. "Team lunch happens
+    at the café on Rue Saint-Honoré" restates "The team lunch is at the café on Rue Saint-Honoré"; "Our SLA for
+    priority-2 incidents ..." does not restate "... priority-1 ...", nor "Paris" "Berlin"."""
     if not memory.content or not best.content:
         return False
     mine, theirs = _stems(memory.content), _stems(best.content)
@@ -723,10 +718,10 @@ def best_first(hits: list[Scored]) -> list[Scored]:
 
 def _restating(top: list[int], c: Candidates, similarities: Callable[[int, list[int]], dict[int, float]],
                question: str = "") -> set[int]:
-    """The first of ``top`` and those of the rest that restate it (:func:`restates`) or answer ``question``
-    as well (:func:`_answers_alike`); empty when none does. The words decide first; the cosines are read
-    (one read, the first against those left) only when some hit's words say what the first's say and
-    do not answer alike, so most recalls read none."""
+    """The first of ``top`` and those of the rest that restate it (:func:`_says_alike` at a cosine of at least
+    ``RESTATED_COSINE``) or answer ``question`` as well (:func:`_answers_alike`); empty when none does. The words
+    decide first; the cosines are read (one read, the first against those left) only when some hit's words say
+    what the first's say and do not answer alike, so most recalls read none."""
     found = {s for s in top[1:] if _answers_alike(c, s, top[0], question)}
     alike = [s for s in top[1:] if s in found or _says_alike(c.rows[s], c.rows[top[0]])]
     if len(found) < len(alike):

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from stores import store_of
 
-from memvault.storage.ranking import SURE_CONFIDENCE, restates
+from memvault.storage.candidates import Candidates
+from memvault.storage.ranking import SURE_CONFIDENCE, _restating
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
 
@@ -122,4 +123,8 @@ def _memory(content: str) -> Memory:
     ("The standup is at 9:15", "The standup is no longer at 9:15", 0.95, False),  # negation
 ])
 def test_what_restates_what(best, other, cosine, expected):
-    assert restates(_memory(other), _memory(best), cosine) is expected
+    """Through recall's rule (``ranking._restating``): the two hits, at ``cosine`` to each other."""
+    found = Candidates(keyword=[], vector=[], rows={1: _memory(best), 2: _memory(other)}, similarity={}, coverage={},
+                       when=None, degraded=None, unknown_names=[])
+    restated = _restating([1, 2], found, lambda first, rest: dict.fromkeys(rest, cosine))
+    assert restated == ({1, 2} if expected else set())
