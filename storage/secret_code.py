@@ -51,7 +51,8 @@ from typing import Any
 from .secret_kinds import named_kind
 from .secret_values import generated_key, key_shaped, named_value_kept
 
-# A value as after "password:" (``secret_named._VALUE``), and a literal's content.
+# A credential's value as people write it after its word ("password: X"): 6 characters or more without white space
+# or quotes, not ending in sentence punctuation; and a literal's content.
 _VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
 _LIT = r"""(?:"[^"\n]{0,100}"|'[^'\n]{0,100}')"""
 # The words a flag's, a setting's or a setter's name ends with.

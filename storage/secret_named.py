@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .regex_cover import holding
-from .secret_code import code_sources, code_values
+from .secret_code import _VALUE, code_sources, code_values
 from .secret_documents import PROPERTIES
 from .secret_encoded import user_password
 from .secret_kinds import named_kind
@@ -39,13 +39,10 @@ from .secret_re2 import GRAMMAR_OPTIONS, OPTIONS, TABLE_OPTIONS, Detector, compi
 from .secret_tables import AFTER, languages_of, packaged_covers, tsv_rows, words
 from .secret_values import is_value, named_value_kept
 
-# A credential's value as people write it after its word: 6 characters or more without white space
-# or quotes, not ending in sentence punctuation; it must hold a letter and a digit (:func:`is_value`),
-# so "is rotated", "is 12 characters" and "is JWT-based" are not values.
-_VALUE = r"[^\s\"'`]{5,}[^\s\"'`.,;:!?)\]]"
-# A shorter one, 3 to 5 letters or digits ("the password is Paris.", "DB_PASS=kiwi7"): only where it ends its
-# clause, sentence or line (after a word for password the pattern says so, else "is going to be X" would stop at
-# "going"), judged by ``secret_values.named_value_kept``.
+# A credential's value after its word (``secret_code._VALUE``) must hold a letter and a digit (:func:`is_value`), so
+# "is rotated", "is 12 characters" and "is JWT-based" are not values. A shorter one, 3 to 5 letters or digits ("the
+# password is Paris.", "DB_PASS=kiwi7"): only where it ends its clause, sentence or line (after a word for password
+# the pattern says so, else "is going to be X" would stop at "going"), judged by ``secret_values.named_value_kept``.
 _SHORT = r"[\pL\pN]{3,5}"
 # What ends a short value's clause ("is kiwi, don't share it", "is tulip which nobody changed", "is kiwi (temp)"):
 # ``secret_plain._CLAUSE_END``'s ends, which ``secret_plain.plain_password`` reads again.
