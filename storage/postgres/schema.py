@@ -4,7 +4,6 @@ Why each migration: docs/storage-tuning.md#postgres-schema."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import psycopg
 from psycopg import sql
@@ -15,7 +14,7 @@ from ..errors import StoreError
 from ..ids import new_id
 from ..literal import fill_tokens
 from .sql import TS_CONFIG, index_words
-from .statistics import STATISTICS_DUE, UNSAMPLED, unsampled_sql
+from .statistics import STATISTICS_DUE, UNSAMPLED, scalar, unsampled_sql
 
 APP_ROLE = "memvault_app"
 TENANT_TABLES = ("memories", "memory_tags", "idempotency_keys", "api_keys")
@@ -362,7 +361,7 @@ END $$;
 def _v_sessions(conn: psycopg.Connection) -> None:
     """Version 10: sessions and turns (``_SESSIONS``); kept when present (a database set back to
     redo an earlier step has them)."""
-    if not _scalar(conn, "SELECT to_regclass('sessions') IS NOT NULL"):
+    if not scalar(conn, "SELECT to_regclass('sessions') IS NOT NULL"):
         conn.execute(_SESSIONS)
 
 
@@ -385,7 +384,7 @@ CREATE INDEX runs_by_memory ON runs(memory_seq, at);
 def _v_runs(conn: psycopg.Connection) -> None:
     """Version 11: runs (``_RUNS``); kept when present (a database set back to redo an earlier step
     has them)."""
-    if not _scalar(conn, "SELECT to_regclass('runs') IS NOT NULL"):
+    if not scalar(conn, "SELECT to_regclass('runs') IS NOT NULL"):
         conn.execute(_RUNS)
 
 
@@ -547,7 +546,7 @@ CREATE TABLE tenant_settings (
 def _v_tenant_settings(conn: psycopg.Connection) -> None:
     """Version 15: ``_TENANT_SETTINGS`` (kept when present: a database set back to redo an earlier
     step has it), then the review states of ``settings`` moved into it."""
-    if not _scalar(conn, "SELECT to_regclass('tenant_settings') IS NOT NULL"):
+    if not scalar(conn, "SELECT to_regclass('tenant_settings') IS NOT NULL"):
         conn.execute(_TENANT_SETTINGS)
     conn.execute("INSERT INTO tenant_settings SELECT substr(key, 8), 'review', value FROM settings"
                  " WHERE key LIKE 'review:%' ON CONFLICT (tenant, key) DO NOTHING")
@@ -613,7 +612,7 @@ CREATE TABLE review_pairs (
 def _v_review_pairs(conn: psycopg.Connection) -> None:
     """Version 19: ``_REVIEW_PAIRS`` (kept when present, as ``_v_tenant_settings``), then the pairs of
     each review setting moved into it."""
-    if not _scalar(conn, "SELECT to_regclass('review_pairs') IS NOT NULL"):
+    if not scalar(conn, "SELECT to_regclass('review_pairs') IS NOT NULL"):
         conn.execute(_REVIEW_PAIRS)
     conn.execute("INSERT INTO review_pairs SELECT s.tenant, p ->> 0, p ->> 1 FROM tenant_settings s,"
                  " jsonb_array_elements(s.value::jsonb -> 'pairs') p WHERE s.key = 'review'"
@@ -628,12 +627,12 @@ def _v_unsampled(conn: psycopg.Connection) -> None:
     PostgreSQL may have analyzed a table before (its ``reltuples`` is -1 until a VACUUM or ANALYZE,
     PostgreSQL 14 and later), the next scrub removes what it sampled (``statistics.clear``)."""
     for table in UNSAMPLED:
-        if _scalar(conn, "SELECT to_regclass(%s) IS NOT NULL", (table,)):
+        if scalar(conn, "SELECT to_regclass(%s) IS NOT NULL", (table,)):
             for statement in unsampled_sql(table):
                 conn.execute(statement)
     conn.execute(_VECTOR_TABLES)
-    if _scalar(conn, "SELECT EXISTS (SELECT 1 FROM pg_class WHERE reltuples >= 0"
-                     " AND oid = ANY(SELECT to_regclass(t) FROM unnest(%s::text[]) t))", (list(UNSAMPLED),)):
+    if scalar(conn, "SELECT EXISTS (SELECT 1 FROM pg_class WHERE reltuples >= 0"
+                    " AND oid = ANY(SELECT to_regclass(t) FROM unnest(%s::text[]) t))", (list(UNSAMPLED),)):
         conn.execute("INSERT INTO settings VALUES (%s, 'true'), (%s, %s) ON CONFLICT (key) DO NOTHING",
                      (STATISTICS_DUE, SCRUB_DUE, new_id()))
 
@@ -675,13 +674,6 @@ SCHEMA_VERSION = len(MIGRATIONS)
 Statement = sql.SQL | sql.Composed
 
 
-def _scalar(conn: psycopg.Connection, query: str, params: tuple = ()) -> Any:
-    """The first column of the first row of ``query`` (which always returns one)."""
-    row = conn.execute(query, params).fetchone()  # type: ignore[arg-type]
-    assert row is not None
-    return row[0]
-
-
 def _grants(tables: tuple[str, ...]) -> list[Statement]:
     """Grants to ``APP_ROLE`` and the tenant policy on ``tables``."""
     out: list[Statement] = []
@@ -708,14 +700,14 @@ def drop_vector_tables_sql() -> list[Statement]:
 def _version(conn: psycopg.Connection) -> int | None:
     """The schema version, None when the database has no memvault schema."""
     # pg_class, not to_regclass, whose cache may miss a table made while this one waited.
-    exists = _scalar(
+    exists = scalar(
         conn,
         "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
         " WHERE n.nspname = current_schema() AND c.relname = 'memvault_schema')",
     )
     if not exists:
         return None
-    return int(_scalar(conn, "SELECT version FROM memvault_schema"))
+    return int(scalar(conn, "SELECT version FROM memvault_schema"))
 
 
 def check_compatible(conn: psycopg.Connection) -> int:
@@ -727,7 +719,7 @@ def check_compatible(conn: psycopg.Connection) -> int:
     """
     version = _version(conn)
     if version is None:
-        tables = _scalar(
+        tables = scalar(
             conn,
             "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
             " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')",
@@ -770,7 +762,7 @@ def _ensure_pgvector(conn: psycopg.Connection) -> None:
                 f"ask an administrator to run CREATE EXTENSION vector ({exc.diag.message_primary}). "
                 "Nothing was changed."
             ) from exc
-        row = (_scalar(conn, "SELECT extversion FROM pg_extension WHERE extname = 'vector'"),)
+        row = (scalar(conn, "SELECT extversion FROM pg_extension WHERE extname = 'vector'"),)
     version = tuple(int(p) for p in row[0].split(".")[:2])
     if version < PGVECTOR_MIN:
         raise StoreError(
@@ -796,7 +788,7 @@ def _ensure_role(conn: psycopg.Connection) -> None:
                     " EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
                 ).format(name=sql.Literal(APP_ROLE), role=role)
             )
-            if not _scalar(conn, "SELECT pg_has_role(current_user, %s, 'MEMBER')", (APP_ROLE,)):
+            if not scalar(conn, "SELECT pg_has_role(current_user, %s, 'MEMBER')", (APP_ROLE,)):
                 conn.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(role))
     except psycopg.errors.InsufficientPrivilege as exc:
         raise StoreError(
@@ -864,5 +856,5 @@ def _pin_search_path(conn: psycopg.Connection) -> None:
 
 def is_owner(conn: psycopg.Connection) -> bool:
     """Whether the connecting role has the privileges of the schema's owner (superusers do)."""
-    return bool(_scalar(conn, "SELECT pg_has_role(current_user, relowner, 'USAGE') FROM pg_class"
-                              " WHERE oid = 'memvault_schema'::regclass"))
+    return bool(scalar(conn, "SELECT pg_has_role(current_user, relowner, 'USAGE') FROM pg_class"
+                             " WHERE oid = 'memvault_schema'::regclass"))

@@ -4,6 +4,8 @@ removed. Why: docs/postgresql.md#what-forget-guarantees."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 from psycopg import sql
 
@@ -36,30 +38,32 @@ def unsampled_sql(table: str) -> list[sql.Composed]:
             for column in UNSAMPLED[table]]
 
 
+def scalar(conn: psycopg.Connection, query: str, params: tuple = ()) -> Any:
+    """The first column of the first row of ``query`` (which always returns one)."""
+    row = conn.execute(query, params).fetchone()  # type: ignore[arg-type]
+    assert row is not None
+    return row[0]
+
+
 def clear(conn: psycopg.Connection) -> str | None:
     """Remove the statistics of every ``UNSAMPLED`` column, then rewrite ``pg_statistic`` (``VACUUM
     FULL``: the removed rows would stay in its files as dead tuples). ``conn`` is in autocommit. None
     when done; else why not (this role may not), changing nothing that matters."""
-    def one(query: str, params: tuple = ()) -> object:
-        row = conn.execute(query, params).fetchone()  # type: ignore[arg-type]
-        assert row is not None
-        return row[0]
-
-    tables = [t for t in UNSAMPLED if one("SELECT to_regclass(%s) IS NOT NULL", (t,))]
-    if one("SELECT to_regprocedure(%s) IS NOT NULL", (_CLEARS,)):
+    tables = [t for t in UNSAMPLED if scalar(conn, "SELECT to_regclass(%s) IS NOT NULL", (t,))]
+    if scalar(conn, "SELECT to_regprocedure(%s) IS NOT NULL", (_CLEARS,)):
         for table in tables:
             for column in UNSAMPLED[table]:
                 conn.execute("SELECT pg_clear_attribute_stats(current_schema(), %s, %s, false)", (table, column))
-    elif one("SELECT rolsuper FROM pg_roles WHERE rolname = current_user"):
+    elif scalar(conn, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"):
         for table in tables:
             conn.execute("DELETE FROM pg_catalog.pg_statistic WHERE starelid = %s::regclass AND staattnum IN"
                          " (SELECT attnum FROM pg_attribute WHERE attrelid = %s::regclass AND attname = ANY(%s))",
                          (table, table, list(UNSAMPLED[table])))
     else:
         return "before PostgreSQL 18 only a superuser may remove a column's statistics"
-    before = one("SELECT pg_relation_filenode('pg_catalog.pg_statistic')")
+    before = scalar(conn, "SELECT pg_relation_filenode('pg_catalog.pg_statistic')")
     conn.execute("VACUUM FULL pg_catalog.pg_statistic")  # skipped with a warning where not permitted
-    if one("SELECT pg_relation_filenode('pg_catalog.pg_statistic')") == before:
+    if scalar(conn, "SELECT pg_relation_filenode('pg_catalog.pg_statistic')") == before:
         return ("only the database's owner, a superuser or a role granted MAINTAIN on pg_catalog.pg_statistic "
                 "may rewrite pg_statistic")
     return None
