@@ -1,6 +1,6 @@
 """``memvault serve --transport http``: the SDK's streamable HTTP transport at ``/mcp`` (stateless,
 JSON responses) behind :class:`Guard`, the SDK's authentication and :class:`PostOnly`;
-``GET /healthz``; uvicorn with a read timeout and connection bounds (:func:`_protocol`).
+``GET /healthz``; uvicorn with a read deadline and connection bounds (:func:`_protocol`).
 What each layer refuses and why: docs/architecture.md ("The team server"), docs/team-server-security.md.
 """
 
