@@ -1002,7 +1002,7 @@ def _protocol(failures: RateLimiter) -> type:
                 return
             part = "body" if self.conn.their_state is h11.SEND_BODY else "line and headers"
             seconds = self.loop.time() - self._began
-            log.info("answered 408 to a request whose %s arrived too slowly", part)
+            log.info("cut off a request whose %s arrived too slowly", part)
             self._answer_and_close(408, "request_timeout", (
                 f"the request's {part} had not all arrived after {seconds:.0f} s ({self._received:,} bytes of the "
                 f"request received): a request has {READ_GRACE_S:g} s, and 1 s more for every {READ_MIN_RATE:,} "
