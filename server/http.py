@@ -1,6 +1,6 @@
 """``memvault serve --transport http``: the SDK's streamable HTTP transport at ``/mcp`` (stateless,
 JSON responses) behind :class:`Guard`, the SDK's authentication and :class:`PostOnly`;
-``GET /healthz``; uvicorn with a read timeout and connection bounds (:func:`_protocol`).
+``GET /healthz``; uvicorn with a read deadline and connection bounds (:func:`_protocol`).
 What each layer refuses and why: docs/architecture.md ("The team server"), docs/team-server-security.md.
 """
 
@@ -86,9 +86,11 @@ CONNECTIONS_PER_ADDRESS = 32
 MAX_CONNECTIONS = 512
 RETRY_AFTER_S = 5  # told to a client refused for the database or for too many connections
 REFUSED_LINGER_S = 1.0  # a refused connection reads (and drops) its request this long before it is closed
-# Seconds a client has to send a whole request (headers and body), from the connection's
-# opening or the end of its previous response; then it is closed (docs/team-server-security.md).
-READ_TIMEOUT_S = 10.0
+# A request (its line, headers and body) has READ_GRACE_S seconds from the connection's opening or the
+# end of its previous response, and 1 s more for every READ_MIN_RATE bytes of it received; then it gets
+# 408 (its connection closed). The idea of Apache's mod_reqtimeout (MinRate); why: docs/team-server.md.
+READ_GRACE_S = 10.0
+READ_MIN_RATE = 1_000  # bytes a second
 # Host and Origin: a DNS name is at most 253 characters, with a scheme and a port far below this.
 HOST_MAX_BYTES = 1_000
 HEAD_MAX_BYTES = 32 * 1024  # a request's target and headers together (h11 bounds only a head sent in pieces)
@@ -949,10 +951,12 @@ def _parser_line(record: logging.LogRecord) -> bool:
 
 
 def _protocol(failures: RateLimiter) -> type:
-    """uvicorn's h11 protocol with :data:`READ_TIMEOUT_S` for a whole request (encode/uvicorn#157)
-    and connections counted when they open: beyond :data:`CONNECTIONS_PER_ADDRESS` from one
-    address 429, beyond :data:`MAX_CONNECTIONS` 503, in JSON (docs/architecture.md). A request h11
-    cannot read (its head, a chunk, its length) counts against its address in ``failures``."""
+    """uvicorn's h11 protocol with a deadline for reading a request (encode/uvicorn#157): :data:`READ_GRACE_S`,
+    and 1 s more per :data:`READ_MIN_RATE` bytes received; past it 408 in JSON, or, with nothing of a
+    request received, the connection closed. Connections counted when they open: beyond
+    :data:`CONNECTIONS_PER_ADDRESS` from one address 429, beyond :data:`MAX_CONNECTIONS` 503, in JSON
+    (docs/architecture.md). A request h11 cannot read (its head, a chunk, its length) counts against its
+    address in ``failures``."""
     import asyncio
 
     import h11
@@ -965,20 +969,45 @@ def _protocol(failures: RateLimiter) -> type:
         _deadline: asyncio.TimerHandle | None = None
         _address: str | None = None  # set while the connection is counted
         _refused = False
+        _began = 0.0  # the loop's time when reading the request began
+        _received = 0  # bytes received since
 
-        def _arm(self, seconds: float = READ_TIMEOUT_S) -> None:
+        def _begin(self) -> None:
+            """Count a request's time and bytes from now."""
+            self._began, self._received = self.loop.time(), 0
+            self._at(self._began + READ_GRACE_S)
+
+        def _at(self, when: float) -> None:
             if self._deadline is not None:
                 self._deadline.cancel()
-            self._deadline = self.loop.call_later(seconds, self._expire)
+            self._deadline = self.loop.call_at(when, self._expire)
 
         def _expire(self) -> None:
+            if self._refused:
+                self.transport.close()
+                return
             # The client's request is whole once h11 says DONE, or MUST_CLOSE when it sent
             # `Connection: close` (or spoke HTTP/1.0), or CLOSED when it shut its side.
-            sent = self.conn.their_state in (h11.DONE, h11.MUST_CLOSE, h11.CLOSED)
-            if self._refused or (not sent and not self.transport.is_closing()):
-                if not self._refused:
-                    log.info("closed a connection that sent no whole request in %.0f s", READ_TIMEOUT_S)
+            if self.transport.is_closing() or self.conn.their_state in (h11.DONE, h11.MUST_CLOSE, h11.CLOSED):
+                return
+            due = self._began + READ_GRACE_S + self._received / READ_MIN_RATE
+            if due > self.loop.time():  # bytes came meanwhile: the deadline moved
+                self._at(due)
+                return
+            if self.conn.their_state is h11.IDLE and not self.conn.trailing_data[0]:
+                # Nothing of a request: an answer would be taken for the answer to the request a
+                # client may be sending just now (RFC 9112 §9.5).
+                log.info("closed a connection that sent no request in %g s", READ_GRACE_S)
                 self.transport.close()
+                return
+            part = "body" if self.conn.their_state is h11.SEND_BODY else "line and headers"
+            seconds = self.loop.time() - self._began
+            log.info("cut off a request whose %s arrived too slowly", part)
+            self._answer_and_close(408, "request_timeout", (
+                f"the request's {part} had not all arrived after {seconds:.0f} s ({self._received:,} bytes of the "
+                f"request received): a request has {READ_GRACE_S:g} s, and 1 s more for every {READ_MIN_RATE:,} "
+                f"bytes of it received (at least {READ_MIN_RATE:,} bytes a second beyond its first "
+                f"{READ_GRACE_S:g} s). This connection is closed"))
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -991,7 +1020,7 @@ def _protocol(failures: RateLimiter) -> type:
             else:
                 self._address = address
                 open_from[address] = open_from.get(address, 0) + 1
-                self._arm()
+                self._begin()
 
         def _refuse(self, status: int, error: str, description: str) -> None:
             """Answer before any request, then read and drop what the client sends for a
@@ -1004,10 +1033,31 @@ def _protocol(failures: RateLimiter) -> type:
             self.transport.write(f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
                                  f"content-length: {len(body)}\r\nretry-after: {RETRY_AFTER_S}\r\n"
                                  "connection: close\r\n\r\n".encode() + body)
-            self._arm(REFUSED_LINGER_S)
+            self._at(self.loop.time() + REFUSED_LINGER_S)
+
+        def _answer_and_close(self, status: int, kind: str, description: str) -> None:
+            """memvault's JSON refusal of the request being read, with ``Connection: close``, then what the
+            client sends read and dropped for a moment before closing, as in :meth:`_refuse`. The request's
+            application task may have started: it must not answer too (a traceback per request). A response
+            already begun (a refusal sent before the body was read) is not followed by another: the
+            connection is closed."""
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.cycle.disconnected = True  # as connection_lost sets it, at once: its sends are dropped
+                self.cycle.message_event.set()
+            if self.conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
+                self.transport.close()
+                return
+            body = json.dumps(http_refusal(status, kind, description)).encode()
+            for event in (h11.Response(status_code=status, reason=http_status.HTTPStatus(status).phrase, headers=[
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close")]), h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self._refused = True
+            self._at(self.loop.time() + REFUSED_LINGER_S)
 
         def data_received(self, data: bytes) -> None:
             if not self._refused:
+                self._received += len(data)
                 super().data_received(data)
 
         def eof_received(self) -> None:
@@ -1015,30 +1065,13 @@ def _protocol(failures: RateLimiter) -> type:
                 self.transport.close()
 
         def on_response_complete(self) -> None:
+            self._begin()  # first: a pipelined request h11 refuses in super() is answered, its linger armed
             super().on_response_complete()
-            self._arm()
 
         def send_400_response(self, msg: str) -> None:
-            # h11 refused what the client sent. The application's task for the request may have
-            # started: it must not answer too, nor after an answer of its own, on a connection
-            # h11 has closed (a traceback per request).
+            # h11 refused what the client sent: memvault's JSON refusal (uvicorn's is plain text).
             failures.wait_s(_address({"client": self.client}))
-            if self.cycle is not None and not self.cycle.response_complete:
-                self.cycle.disconnected = True  # as connection_lost sets it, at once: its sends are dropped
-                self.cycle.message_event.set()
-            if self.conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
-                self.transport.close()
-                return
-            # memvault's JSON refusal (uvicorn's is plain text), then the request is read and dropped for a
-            # moment before closing, as in _refuse: closed unread, the client could lose the answer.
-            why = _unread_head(self.conn.trailing_data[0])
-            body = json.dumps(http_refusal(400, "invalid_request", why)).encode()
-            for event in (h11.Response(status_code=400, headers=[
-                    (b"content-type", b"application/json"), (b"connection", b"close")]),
-                          h11.Data(data=body), h11.EndOfMessage()):
-                self.transport.write(self.conn.send(event))
-            self._refused = True
-            self._arm(REFUSED_LINGER_S)
+            self._answer_and_close(400, "invalid_request", _unread_head(self.conn.trailing_data[0]))
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._deadline is not None:
@@ -1075,7 +1108,7 @@ def serve(config: Config, http: HttpConfig) -> None:
 def bounded(failures: RateLimiter | None = None) -> dict[str, Any]:
     """uvicorn.Config's settings as the team server serves: the peer's address counted (X-Forwarded-For
     only from ``--trusted-proxy``, read in :func:`build_app`), :func:`_protocol`'s connection caps and read
-    timeout, unreadable requests counted in ``failures`` (the app's :class:`Guard`'s), no access log."""
+    deadline, unreadable requests counted in ``failures`` (the app's :class:`Guard`'s), no access log."""
     return {"server_header": False, "access_log": False, "proxy_headers": False, "timeout_keep_alive": 5,
             "http": _protocol(failures or RateLimiter(FAILED_AUTH_PER_MINUTE)),
             "h11_max_incomplete_event_size": HEAD_MAX_BYTES}

@@ -28,27 +28,30 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-# ``memvault serve`` with another read timeout (memvault.server.http.READ_TIMEOUT_S, 10 s), so a
-# test of what that timeout does waits a few seconds, not ten, for each connection it lets expire.
-_WITH_READ_TIMEOUT = ("import sys; from memvault.server import http; http.READ_TIMEOUT_S = float(sys.argv.pop(1)); "
-                      "from memvault.server.cli import main; raise SystemExit(main())")
+# ``memvault serve`` with another read deadline (memvault.server.http.READ_GRACE_S, 10 s, and READ_MIN_RATE),
+# so a test of what that deadline does waits a few seconds, not ten, for each connection it lets expire.
+_WITH_READ_DEADLINE = ("import sys; from memvault.server import http; "
+                       "http.READ_GRACE_S, http.READ_MIN_RATE = float(sys.argv.pop(1)), int(sys.argv.pop(1)); "
+                       "from memvault.server.cli import main; raise SystemExit(main())")
 
 
 class HttpServer:
     """A running team server; ``log`` reads its stderr so far."""
 
     def __init__(self, db: Path | str, *flags: str, port: int | None = None, logs: Path | None = None,
-                 ready: bool = True, read_timeout: float | None = None,
+                 ready: bool = True, read_deadline: tuple[float, int] | None = None,
                  wrap: Callable[[list[str]], list[str]] | None = None, **env: str) -> None:
         """Start the server; wait until ``/healthz`` answers (200 with ``ready``, any answer without).
-        ``read_timeout``: seconds a client has to send a whole request, instead of the server's own;
+        ``read_deadline``: the seconds a request has and the bytes a second that give it one more
+        (``READ_GRACE_S``, ``READ_MIN_RATE``), instead of the server's own;
         ``wrap``: the command line run for the server's (e.g. inside ``unshare``)."""
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
         self._log_path = (logs or Path(db).parent) / f"server.{self.port}.log"
         self._log = self._log_path.open("w")
-        serve = SERVE if read_timeout is None else [SERVE[0], "-c", _WITH_READ_TIMEOUT, str(read_timeout), "serve"]
+        serve = SERVE if read_deadline is None else [SERVE[0], "-c", _WITH_READ_DEADLINE, *map(str, read_deadline),
+                                                     "serve"]
         command = [*serve, "--transport", "http", "--port", str(self.port), *flags]
         self.proc = subprocess.Popen(
             wrap(command) if wrap else command, env=server_env(db, **env),
