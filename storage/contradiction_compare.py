@@ -419,12 +419,12 @@ def hands_another(old: _Read, new: _Read) -> bool:
 
 
 def holds_another(old: _Read, new: _Read) -> bool:
-    """Whether owners in plain present statements of both texts hold things told apart by their words, values aside:
-    "the documentation of the API gateway" / "the API gateway", "das Design-Team" / "das Plattform-Team"; not "CTO
-    from Ana" / "the CTO"."""
+    """Whether owners in plain present statements of both texts hold things told apart, what ``new``'s hold naming a
+    word (values aside) that what each of ``old``'s lacks: "the documentation of the API gateway" / "the API gateway";
+    not "Data platform is now led by Karim" / "Rosa leads the data platform team", "CTO from Ana" / "the CTO"."""
     named = values_of(old) | values_of(new)
     mine, theirs = ({held - named for owners, held, plain in read.owned if owners and plain} for read in (old, new))
-    return bool(mine) and bool(theirs) and mine.isdisjoint(theirs)
+    return bool(mine) and bool(theirs) and not any(held <= had for held in theirs for had in mine)
 
 
 def _replaces(old: _Read, new: _Read) -> bool:
