@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from .contradiction_ending import ENDS
+from .contradiction_ending import ENDS, STOPPING
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, INTERJECTIONS,
@@ -129,14 +129,10 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
     return None
 
 
-# Verbs ending what their clause holds, beside a verb's "-ing" or a noun: "We stopped shipping 32-bit builds".
-_STOPPING = frozenset("stop stops stopped ceased quit".split())
-
-
 def _denied(read: _Read, value: str) -> bool:
     """Whether ``read`` holds ``value`` (a normal form) only where it denies or ends it: ``value`` is what a negation
     or an end names ("We dropped x86"), or each clause holding it has the word a negation names, a verb of
-    ``_STOPPING``, or a verb of ``ENDS`` beside no other value of its kind ("The v1 API is no longer supported", "We
+    ``STOPPING``, or a verb of ``ENDS`` beside no other value of its kind ("The v1 API is no longer supported", "We
     never deploy on Friday", "We retired the v1 API"; not "CircleCI" of "We ditched Jenkins for CircleCI")."""
     if value in read.negated - read.contrasted:
         return True
@@ -145,7 +141,7 @@ def _denied(read: _Read, value: str) -> bool:
     values = [t.clause for t in read.sequence if t.kind in kinds]
     first = {t.key: t.clause for t in reversed(read.sequence)}  # where a negation names a word: its first place
     ending = {t.clause for t in read.sequence if t.kind == "word" and (
-        t.shown.endswith(("n't", "n’t")) or t.shown in _STOPPING or t.shown in ENDS and values.count(t.clause) == 1)}
+        t.shown.endswith(("n't", "n’t")) or t.shown in STOPPING or t.shown in ENDS and values.count(t.clause) == 1)}
     denying = {first[key] for key in read.negated - read.contrasted if key in first} | ending
     return bool(held) and held <= denying
 

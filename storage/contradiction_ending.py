@@ -268,8 +268,8 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
     ``_PRACTICE_ENDING``, determiners, days and times aside ("dropped Friday deploys", "discontinued the weekly
     sync"), or the word before its form of "be" in the passive ("Friday deploys were discontinued"); in French and
     German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous ne déployons plus le
-    vendredi", "Wir deployen freitags nicht mehr"). Not a name
-    (``_ending``), nor an end bounded in time ("stopped deploying until Monday": ``_bounded``)."""
+    vendredi", "Wir deployen freitags nicht mehr"). Not a name (``_ending``), nor an end bounded in time ("stopped
+    deploying until Monday": ``_bounded``)."""
     found: list[tuple[tuple[int, ...], int]] = []
     count = len(slots)
     for i, word in enumerate(lowered):

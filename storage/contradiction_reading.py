@@ -392,6 +392,8 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
             while j >= 0 and slots[j][0] != "word":
                 found.add(slots[j][1])
                 j -= 1
+        if word not in TOWARD and word not in _TO:
+            continue
         start, j = _values_after(slots, lowered, i)
         # "renewed until 2028", or the verb said last: "auf 4:00 geändert"
         toward = word in TOWARD and word not in _WHENCE and (i and lowered[i - 1] in MOVING_TO | CHANGE_VERBS
