@@ -23,7 +23,8 @@ from .config_blocks import configure_other_things
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _denied, _differences,
                                     _ends_held, _moves_on, _numbered_apart, _parallel, _refilled, _reversed,
                                     _shares_subject, _swapped, another_slot, attribute_changed, hands_another,
-                                    leaves_held, names_more, numbered_apart, part_left, thing_replaced)
+                                    holds_another, leaves_held, names_more, numbered_apart, part_left,
+                                    thing_replaced)
 from .contradiction_reading import _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
 from .contradiction_words import (ALIGNED, ASKED_KINDS, GIVING, HANDING, LEAVING, LOWER_NAMES, STOP, _ENDED,
@@ -89,7 +90,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
         else new.changes
     # so is the end of a value the older lacks ("The v2 API is rate limited" / "The v1 API is no longer supported")
     denied = {v for v in values_of(new) - values_of(old) if _denied(new, v)}
-    changes = [w for w in changes if w not in _ENDED] if new.ended or denied else changes
+    changes = [w for w in changes if w not in _ENDED] if new.ended or new.practices or denied else changes
     changes = [w for w in changes if w not in LEAVING or leaves_held(old, new)]
     # a change of a value the older does not state: none at all where it names a word the older lacks ("We lowered
     # the memory alert from 95 to 85" / "The disk alert fires at 90"), else the values alone tell ("is 45 minutes")
@@ -102,7 +103,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     # ("handed the report to Priya", "The API gateway docs were handed to Nils" / "Anna owns the API gateway")
     changes = [w for w in changes if w.split()[0] not in GIVING and w not in HANDING or not hands_another(old, new)]
     attribute = attribute_changed(old, new)
-    changing = bool(changes and not old.changes) and _shares_subject(old, new, attribute)
+    # an owner said to hold another thing changes no holder of the older's ("Priya now manages the documentation of
+    # the API gateway" / "Anna manages the API gateway")
+    changing = bool(changes and not old.changes) and _shares_subject(old, new, attribute) \
+        and not holds_another(old, new)
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a thing
     # it names ("the password policy is now strict" beside "the password is kept in the safe") nor where it goes
@@ -144,7 +148,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
         denied = found.startswith("negation: ") and bool(new.negated) and brief(older) and brief(newer)
         ended = denied and _ends_held(old, new)
         return found, max(strong, 2 * ended or int(denied and not old.negated and not old.changes
-                                                   and not _ENDED.isdisjoint(changes)))
+                                                   and (not _ENDED.isdisjoint(changes) or bool(new.practices))))
     # a change going where the older already is ("We use pnpm" / "We switched from npm to pnpm") swaps no word of it
     one_word = lone and len(swaps[0][0]) == len(swaps[0][1]) == 1 and not (changes and _announced(old, new))
     if one_word and parallel and _choices(old, swaps[0][0][0]) and _choices(new, swaps[0][1][0]) \

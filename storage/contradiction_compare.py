@@ -9,11 +9,11 @@ from collections.abc import Callable, Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from .contradiction_ending import ENDS
+from .contradiction_ending import ENDS, STOPPING
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
-from .contradiction_words import (ALIGNED, ASKED_KINDS, BEING, CHANGE_WORDS, DETERMINERS, INTERJECTIONS, MEASURES,
-                                  NUMBER_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS, _POINT_VALUES,
+from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, INTERJECTIONS,
+                                  MEASURES, NUMBER_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS, _POINT_VALUES,
                                   _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS, stem)
 from .query import LABEL
 from .timefmt import YEAR
@@ -130,14 +130,10 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
     return None
 
 
-# Verbs ending what their clause holds, beside a verb's "-ing" or a noun: "We stopped shipping 32-bit builds".
-_STOPPING = frozenset("stop stops stopped ceased quit".split())
-
-
 def _denied(read: _Read, value: str) -> bool:
     """Whether ``read`` holds ``value`` (a normal form) only where it denies or ends it: ``value`` is what a negation
     or an end names ("We dropped x86"), or each clause holding it has the word a negation names, a verb of
-    ``_STOPPING``, or a verb of ``ENDS`` beside no other value of its kind ("The v1 API is no longer supported", "We
+    ``STOPPING``, or a verb of ``ENDS`` beside no other value of its kind ("The v1 API is no longer supported", "We
     never deploy on Friday", "We retired the v1 API"; not "CircleCI" of "We ditched Jenkins for CircleCI")."""
     if value in read.negated - read.contrasted:
         return True
@@ -146,7 +142,7 @@ def _denied(read: _Read, value: str) -> bool:
     values = [t.clause for t in read.sequence if t.kind in kinds]
     first = {t.key: t.clause for t in reversed(read.sequence)}  # where a negation names a word: its first place
     ending = {t.clause for t in read.sequence if t.kind == "word" and (
-        t.shown.endswith(("n't", "n’t")) or t.shown in _STOPPING or t.shown in ENDS and values.count(t.clause) == 1)}
+        t.shown.endswith(("n't", "n’t")) or t.shown in STOPPING or t.shown in ENDS and values.count(t.clause) == 1)}
     denying = {first[key] for key in read.negated - read.contrasted if key in first} | ending
     return bool(held) and held <= denying
 
@@ -350,30 +346,46 @@ def _shares_subject(old: _Read, new: _Read, attribute: bool, head: bool = False)
         or versioned(old, new) or _hands_over(old, new, had, was.values()) or attribute
 
 
-_ATTRIBUTES = {stem(word): kinds for word, kinds in ASKED_KINDS.items()}  # by stem, as ``_Read.values`` has words
+# by stem, as ``_Read.values`` has words
+_ATTRIBUTES = {stem(word): kinds for word, kinds in (ASKED_KINDS | ATTRIBUTES).items()}
 
 
 def attribute_changed(old: _Read, new: _Read) -> bool:
-    """Whether a noun of an attribute (``ASKED_KINDS``: "time", "period", "port", "limit", "size" ...) in the subject
-    of a clause of ``new`` holding change words names the slot of a value ``old`` holds, and the change goes to a value
-    of its kind: the subject's other words are the older's (by their first five letters: "rotation" of "rotated"), or,
-    with none, that value stands beside the noun ("The backup time was changed to 4:00" / "Backups run every night at
-    2:00", "The rotation period was changed to 60 days" / "Passwords must be rotated every 90 days", "The port was
-    changed to 9090" / "The API listens on port 8080"). A value beside another attribute's noun is in its slot, not
-    this one ("The API rate limit was changed to 500" / "The API listens on port 8080")."""
+    """Whether a noun of an attribute (``ATTRIBUTES``, ``ASKED_KINDS``: "time", "schedule", "port", "limit" ...) in the
+    subject of a clause of ``new`` holding change words, or closing a compound of it (``_attribute``: "Backupzeit"),
+    names the slot of a value ``old`` holds, and the change goes to a value of its kind: the subject's other words are
+    the older's (by their first five letters: "rotation" of "rotated"), or, with none, that value stands beside the noun
+    ("The backup time was changed to 4:00" / "Backups run every night at 2:00", "The rotation period was changed to 60
+    days" / "Passwords must be rotated every 90 days", "The port was changed to 9090" / "The API listens on port 8080").
+    A value beside another attribute's noun is in its slot, not this one ("The API rate limit was changed to 500" / "The
+    API listens on port 8080")."""
     kinds = {kind for kind, found in new.values.items() if not found.keys().isdisjoint(new.targets)}
     for clause in new.change_clauses:
         subject = [t for t in new.sequence if t.clause == clause and t.subject and t.kind in ("word", "name")]
         for noun in subject:
-            held = _ATTRIBUTES.get(noun.key, set()) & kinds if noun.kind == "word" else set()
+            attribute, of = _attribute(noun.key) if noun.kind == "word" else ((), "")
+            held = set(attribute) & kinds
             slots = [beside for kind in held for beside in old.values.get(kind, {}).values()
                      if all(word == noun.key or word not in _ATTRIBUTES or word in _WHEN | _RELATIVE
                             for word in beside)]
-            rest = [t.key for t in subject if t is not noun]
+            rest = [t.key for t in subject if t is not noun] + ([of] if of else [])
             if slots and all(k in old.words or len(k) >= 5 and any(k[:5] == w[:5] for w in old.words) for k in rest) \
                     and (rest or any(noun.key in beside for beside in slots)):
                 return True
     return False
+
+
+def _attribute(key: str) -> tuple[frozenset[str] | set[str], str]:
+    """The kinds of value a noun of an attribute (``_ATTRIBUTES``, by its stem ``key``) holds, and the word it is an
+    attribute of when it closes a compound written as one word ("backupzeit": the "zeit" of "backup"); no kinds when
+    ``key`` is none."""
+    if key in _ATTRIBUTES:
+        return _ATTRIBUTES[key], ""
+    tail = next((tail for tail in _COMPOUNDED if key.endswith(tail) and len(key) - len(tail) >= 3), None)
+    return (_ATTRIBUTES[tail], key[:-len(tail)].rstrip("-")) if tail is not None else ((), "")
+
+
+_COMPOUNDED = sorted((key for key in _ATTRIBUTES if len(key) >= 4), key=len, reverse=True)  # "uhrzeit" before "zeit"
 
 
 def _hands_over(old: _Read, new: _Read, had: set[str], subjects: Iterable[set[str]]) -> bool:
@@ -401,6 +413,15 @@ def hands_another(old: _Read, new: _Read) -> bool:
                for i in range(len(sequence) - size)):
             return True
     return False
+
+
+def holds_another(old: _Read, new: _Read) -> bool:
+    """Whether owners in plain present statements of both texts hold things told apart, what ``new``'s hold naming a
+    word (values aside) that what each of ``old``'s lacks: "the documentation of the API gateway" / "the API gateway";
+    not "Data platform is now led by Karim" / "Rosa leads the data platform team", "CTO from Ana" / "the CTO"."""
+    named = values_of(old) | values_of(new)
+    mine, theirs = ({held - named for owners, held, plain in read.owned if owners and plain} for read in (old, new))
+    return bool(mine) and bool(theirs) and not any(held <= had for held in theirs for had in mine)
 
 
 def _replaces(old: _Read, new: _Read) -> bool:
@@ -526,11 +547,11 @@ def thing_replaced(older: str, old: _Read, new: _Read) -> bool:
 
 
 def _stated(read: _Read) -> set[str]:
-    """The values of ``read`` right after a word of its predicate in their clause (no subject's word): what it states
-    of a thing ("argon2id" of "Passwords are hashed with argon2id", "12" of "at least 12 characters"), not the thing's
-    own value ("hunter22" of "The wifi password is hunter22")."""
+    """The values and words of ``read`` right after a word of its predicate in their clause (no subject's word): what
+    it states of a thing ("argon2id" of "Passwords are hashed with argon2id", "bcrypt" of "... with bcrypt", "12" of
+    "at least 12 characters"), not the thing's own value ("hunter22" of "The wifi password is hunter22")."""
     sequence = read.sequence
-    return {t.key for before, t in zip(sequence, sequence[1:]) if t.kind != "word" and before.kind == "word"
+    return {t.key for before, t in zip(sequence, sequence[1:]) if before.kind == "word"
             and not before.subject and before.clause == t.clause}
 
 
@@ -732,7 +753,10 @@ def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
     / "Our CI runs on Jenkins") when ``plain`` holds that object and the denial says nothing else ``plain``
     lacks but its own words and what replaces the name ("We ditched Jenkins for CircleCI"; not "We don't use
     Jenkins for deploys", nor "We don't use Poetry for scripts" beside "We use Poetry for packaging")."""
-    verbs, objects = {verb for verb, _ in negated.reached}, {held for _, held in negated.reached}
+    # a practice's end denies the practice as the older does it: "We stopped sending the monthly report" is no end of
+    # "We send a weekly newsletter"
+    verbs = {verb for verb, _ in negated.reached} | negated.practices
+    objects = {held for _, held in negated.reached} | negated.practices
     # a denial beside a value whose place ``plain`` fills with another of its kind denies none of it ("We never
     # deploy on Friday" / "We deploy on Tuesday")
     clauses = {t.clause for t in negated.sequence if t.key in hit}

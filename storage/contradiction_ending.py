@@ -102,6 +102,7 @@ def _lower_name(tokens: Tokens, at: int) -> bool:
     word, pronoun or determiner ("We ditched it for yarn")."""
     raw = tokens[at][0]
     return _LOWER_WORD.fullmatch(raw) is not None and raw not in STOP and raw not in _OBJECTS \
+        and not _gerund_ended([t[0].lower() for t in tokens[max(0, at - 1):at + 1]], min(at, 1)) \
         and (_ended_slot(tokens, at) or _replacing_slot(tokens, at)) and _closing(tokens, at)
 
 
@@ -248,3 +249,74 @@ def _predicate(lowered: list[str], i: int) -> int:
         particle = _PARTICLES.get(word)
         return 1 if particle is None else 2 if lowered[i + 1:i + 2] == [particle] else 0
     return next((len(p) for p in _PASSIVE_FROM.get(word, ()) if tuple(lowered[i:i + len(p)]) == p), 0)
+
+
+# Verbs ending a practice said after them as a verb's "-ing" ("We stopped deploying on Fridays", "quit smoking"), and
+# verbs ending one said as a noun after them or, in the passive, before them ("We dropped Friday deploys", "Friday
+# deploys were discontinued"): read as "no longer" before the practice's verb is (a name's end is ``_ending``'s).
+STOPPING = frozenset("stop stops stopped stopping ceased quit".split())
+_PRACTICE_ENDING = frozenset("dropped discontinued scrapped abolished ceased stopped".split())
+_PASSIVE_PRACTICE = _PRACTICE_ENDING - {"stopped", "ceased"}  # "The deploy was stopped by an outage": an event
+_GERUND_PHRASES = frozenset(p[:2] for p in ENDING_PHRASES)  # "stopped using": a name's end
+_LIGHT = frozenset({"doing", "having", "holding"})  # "-ing"s whose object is the practice
+
+
+def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
+                  marks: Marks) -> list[tuple[tuple[int, ...], int]]:
+    """(the slots of the words ending it, the slot of the practice) of each practice a text says has ended: the
+    "-ing" right after a verb of ``STOPPING`` ("stopped deploying"), the last word of the noun after a verb of
+    ``_PRACTICE_ENDING``, determiners, days and times aside ("dropped Friday deploys", "discontinued the weekly
+    sync"), or the word before its form of "be" in the passive ("Friday deploys were discontinued"); in French and
+    German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous ne déployons plus le
+    vendredi", "Wir deployen freitags nicht mehr"). Not a name (``_ending``), nor an end bounded in time ("stopped
+    deploying until Monday": ``_bounded``)."""
+    found: list[tuple[tuple[int, ...], int]] = []
+    count = len(slots)
+    for i, word in enumerate(lowered):
+        at = None
+        if i + 1 < count and not marks[i][1]:
+            following = lowered[i + 1]
+            light = following in _LIGHT and _gerund_ended(lowered, i + 1)  # "stopped doing code reviews"
+            if _gerund_ended(lowered, i + 1) and anchor[i + 1] is not None and not light:
+                at = i + 1
+            elif word in _PRACTICE_ENDING and following not in _BE and (word, following) not in _GERUND_PHRASES \
+                    or light:
+                j = i + 1 + light
+                while j < count and (lowered[j] in DETERMINERS or slots[j][0] in ("day", "time", "month")) \
+                        and not marks[j][1]:
+                    j += 1
+                while j < count and anchor[j] is not None and slots[j][0] == "word":
+                    at = j
+                    if marks[j][1]:
+                        break
+                    j += 1
+                if at is not None and j < count and slots[j][0] != "word" and not marks[j - 1][1]:
+                    at = None  # "We dropped iOS 15 support": a version's end (``_ending``)
+        said: tuple[int, ...] = (i,)
+        if at is None and lowered[i + 1:i + 3] and (_ne_plus(lowered, i) or ("",))[0] == "ne" \
+                and slots[i + 1][0] == "word" and anchor[i + 1] is not None:
+            at, said = i + 1, (i, i + 2)  # "Nous ne déployons plus le vendredi"
+        if at is None and tuple(lowered[i:i + 2]) in _AFTER_NAME[:2]:  # "Wir deployen freitags nicht mehr"
+            said = (i, i + 1)
+            lead = i
+            while lead and not marks[lead - 1][1]:
+                lead -= 1
+            at = next((j for j in range(lead, i) if anchor[j] is not None and slots[j][0] == "word"), None) \
+                if all(slots[j][0] not in ("name", "ident") for j in range(lead, i)) else None
+        if at is None and word in _PASSIVE_PRACTICE and i > 1 and lowered[i - 1] in _AUXILIARIES:
+            aux = i - 1
+            while aux > 0 and lowered[aux - 1] in _AUXILIARIES and not marks[aux - 1][1]:
+                aux -= 1
+            if not _BE.isdisjoint(lowered[aux:i]) and aux and anchor[aux - 1] is not None \
+                    and slots[aux - 1][0] == "word" and not marks[aux - 1][1]:
+                at = aux - 1
+        if at is not None and not _bounded(lowered, anchor, marks, max(at, i) + 1):
+            found.append((said, at))
+    return found
+
+
+def _gerund_ended(lowered: list[str], at: int) -> bool:
+    """Whether the word at ``at`` is a verb's "-ing" right after a verb of ``STOPPING`` ("stopped deploying", "quit
+    smoking"; not "stopped using", which ends a name)."""
+    return at > 0 and lowered[at - 1] in STOPPING and lowered[at].endswith("ing") \
+        and (lowered[at - 1], lowered[at]) not in _GERUND_PHRASES

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from .contradiction_ending import _ending, _lower_name, _name_slot
+from .contradiction_ending import _LIGHT, _ending, _lower_name, _name_slot, practice_ends
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
-                                  GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO, NEGATIONS, OWNING,
-                                  PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS, _BEFORE_VERB,
-                                  _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots, holding, region_us, stem)
+                                  GERMAN_ARTICLES, GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO,
+                                  NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS,
+                                  _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots, holding, region_us,
+                                  stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -97,6 +98,8 @@ class _Read:
     # platform team over to Jonas" (a hand-over changes its holder only: ``contradiction.judge``)
     added: frozenset[str] = frozenset()  # values it adds: beside "also", "as well", "both" ..., or listed ("18", "20"
     # of "Node 18 and 20 are supported"; ``_added``)
+    practices: frozenset[str] = frozenset()  # of ``negated``, verbs of a practice said to have ended: "deploy" of
+    # "We stopped deploying on Fridays", "We no longer deploy on Fridays", "Friday deploys were discontinued"
 
 
 def _read(text: str, known: frozenset[str] = frozenset(), lower: frozenset[str] = frozenset()) -> _Read:
@@ -155,6 +158,9 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             found = None  # "one of", "the new one": no count
         if found is not None and found[0] == "name" and raw.isupper() and slots and slots[-1][0] == "number":
             found = None  # a unit: "420 GB"
+        if found is not None and found[0] == "name" and raw.isalpha() and raw[1:].islower() and i \
+                and tokens[i - 1][0].lower() in GERMAN_ARTICLES and not {i - 2, i - 1} <= particles:  # "van der"
+            found = None  # a German noun: "Die Uhrzeit des Backups"
         if found is None and (raw in LOWER_NAMES and _name_slot(tokens, i) or _lower_name(tokens, i)
                               or raw in lower_named):
             found = "name", raw, None
@@ -203,6 +209,16 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     chosen: set[str] = set()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm"
     ended, spoken, denials, reached = _ending(slots, lowered, anchor, marks)
     phrases: set[int] = set(moving)
+    practices: set[str] = set()  # what a practice's end denies: "deploy" of "stopped deploying"
+    verbs_denied: set[str] = set()  # verbs a negation denies without a name after them, and its words: "don't deploy"
+    for said, at in practice_ends(slots, lowered, anchor, marks):  # read as "no longer deploy"
+        practice = anchor[at]
+        assert practice is not None
+        practices.add(practice)
+        denials.append((practice, " ".join(lowered[j] for j in sorted({*said, at}))))
+        spoken.update(anchor[j] or lowered[j] for j in range(said[0] + 1, at) if lowered[j] in _LIGHT)  # "doing"
+        changes.append("no longer")
+        phrases.update(said)
     handed: set[str] = set()
     for i, word in enumerate(lowered):
         if word in _PHRASE_STARTS:
@@ -251,6 +267,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                     denials.append((slots[held][1], f"{said} {lowered[held]}"))
                     reached.add((target, slots[held][1]))
                     spoken.update(anchor[j] or lowered[j] for j in range(i, held + 1))
+                elif verb and anchor[at] is not None:  # "We no longer deploy on Fridays": a practice's end, below
+                    verbs_denied.update(anchor[j] or lowered[j] for j in range(i, at + 1))
                 negated.add(target)
                 denials.append((target, said))
                 if contrast:
@@ -264,7 +282,11 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
         and (marks[i][1] or i + 1 == len(lowered) or lowered[i + 1] in ("for", "in", "by"))))
     if not _ENDED.isdisjoint(changes):  # "We don't use Poetry anymore": a denial said to have begun
         ended.update(held for _, held in reached)
-    negated.update(ended)
+        if not ended:  # "We don't deploy on Fridays anymore"; not "Jenkins is no longer used"
+            practices.update(verbs_denied & negated)
+            spoken.update(verbs_denied)
+    negated.update(ended | practices)
+    spoken.update(practices)
     sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged, rejected)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
@@ -277,7 +299,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                  _targets(slots, lowered, anchor, marks) if changes else frozenset(), frozenset(chosen),
                  frozenset(reached), frozenset(ended), frozenset(spoken),
                  (_left(slots, lowered) if changes else frozenset()) | frozenset(ended), _runs(slots, marks),
-                 frozenset(handed), _added(slots, lowered, marks))
+                 frozenset(handed), _added(slots, lowered, marks), frozenset(practices))
 
 
 _ELIDED = re.compile(r"^[a-z]['’]")  # an article joined to its noun: "l'astreinte"
@@ -320,7 +342,7 @@ def _added(slots: Slots, lowered: list[str], marks: Marks) -> frozenset[str]:
     return frozenset(slots[i][1] for i in found)
 
 
-_LISTING = frozenset({"and", "or", "&"})
+_LISTING = frozenset({"and", "or", "&", "und", "oder", "et", "ou", "y"})
 
 
 def _listed(slots: Slots, lowered: list[str], marks: Marks) -> list[tuple[int, int]]:
@@ -357,11 +379,11 @@ def _runs(slots: Slots, marks: Marks) -> tuple[tuple[str, ...], ...]:
 
 
 def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: Marks) -> frozenset[str]:
-    """The values right after a word of ``_TO``, or of ``TOWARD`` but ``_WHENCE`` after a verb of ``MOVING_TO``
-    ("renewed until 2028"), determiners aside, in a text holding change words: where the change goes ("github",
-    "actions" of "We moved CI from Jenkins to GitHub Actions"), or, with none there and a change verb in the text, one
-    content word ending its clause or before a stop word, by its stem ("afternoon" of "We moved the standup to the
-    afternoon")."""
+    """The values right after a word of ``_TO``, or of ``TOWARD`` but ``_WHENCE`` after a verb of ``MOVING_TO`` or a
+    change verb ("renewed until 2028", "changée à 2 Go") or before one ("auf 4:00 geändert"), determiners aside, in a
+    text holding change words: where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub
+    Actions"), or, with none there and a change verb in the text, one content word ending its clause or before a stop
+    word, by its stem ("afternoon" of "We moved the standup to the afternoon")."""
     found: set[str] = set()
     moving = not CHANGE_VERBS.isdisjoint(lowered)
     for i, word in enumerate(lowered):
@@ -370,10 +392,14 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
             while j >= 0 and slots[j][0] != "word":
                 found.add(slots[j][1])
                 j -= 1
-        toward = word in TOWARD and word not in _WHENCE and i and lowered[i - 1] in MOVING_TO
-        if not toward and (word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor")):
+        if word not in TOWARD and word not in _TO:
             continue
         start, j = _values_after(slots, lowered, i)
+        # "renewed until 2028", or the verb said last: "auf 4:00 geändert"
+        toward = word in TOWARD and word not in _WHENCE and (i and lowered[i - 1] in MOVING_TO | CHANGE_VERBS
+                                                             or start < j < len(slots) and lowered[j] in CHANGE_VERBS)
+        if not toward and (word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor")):
+            continue
         found.update(slots[k][1] for k in range(start, j))
         if moving and j == start < len(slots) and anchor[j] is not None and (
                 marks[j][1] or j + 1 == len(slots) or lowered[j + 1] in STOP):
@@ -382,9 +408,10 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
 
 
 def _values_after(slots: Slots, lowered: list[str], i: int) -> tuple[int, int]:
-    """``(start, end)``: the slots of values right after slot ``i``, determiners aside (``end`` is the next word's)."""
+    """``(start, end)``: the slots of values right after slot ``i``, determiners and "every", "each" aside ("to every
+    Friday"; ``end`` is the next word's)."""
     j = i + 1
-    while j < len(slots) and lowered[j] in DETERMINERS:
+    while j < len(slots) and (lowered[j] in DETERMINERS or lowered[j] in ("every", "each")):
         j += 1
     start = j
     while j < len(slots) and slots[j][0] != "word":

@@ -63,12 +63,13 @@ class Moves(NamedTuple):
 # are read.
 MOVES = {
     "en": Moves("""rescheduled postponed delayed shifted raised lowered increased decreased reduced lengthened
-                shortened doubled halved tripled""", "extended transferred renewed", "handed", "passed went given fell",
+                shortened doubled halved tripled""", "extended transferred renewed updated", "handed",
+                "passed went given fell",
                 """ownership leadership responsibility responsibilities on-call oncall rotation role duty duties pager
                 maintainership stewardship command custody hands""", "to from by until",
                 "is are was were been"),
     "de": Moves("verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt umgezogen",
-                "übertragen erneuert", "übergeben", "ging überging fiel",
+                "übertragen erneuert aktualisiert", "übergeben", "ging überging fiel",
                 """zuständigkeit verantwortung leitung rolle rufbereitschaft bereitschaft eigentümerschaft pflege
                 wartung betreuung hände""", "an auf zu bis von",
                 "ist sind war waren wird werden wurde wurden worden"),
@@ -79,8 +80,10 @@ MOVES = {
                 "à au aux vers par de jusqu'à jusqu'au jusqu'en",
                 "est sont était étaient été"),
     "es": Moves("""movido movida trasladado trasladada cambiado cambiada cambió aplazado aplazada pospuesto pospuesta
-                adelantado adelantada aumentado aumentada reducido reducida ampliado ampliada renombrado renombrada""",
-                "transferido transferida transfirió renovado renovada", "entregado entregada", "pasó pasada",
+                adelantado adelantada aumentado aumentada reducido reducida ampliado ampliada renombrado renombrada
+                movió trasladó aplazó pospuso adelantó aumentó redujo amplió renombró""",
+                "transferido transferida transfirió renovado renovada actualizado actualizada", "entregado entregada",
+                "pasó pasada",
                 "responsabilidad propiedad dirección liderazgo guardia rol mantenimiento gestión manos",
                 "a al hasta por de", "es son era eran fue fueron sido"),
 }
@@ -109,16 +112,28 @@ with and or but as it its this that these those there here we our us i my me you
 them who which what when where how per each every all any some about after before into onto than then so if will
 would should can could may might must just very more most up out set get gets got via until since one while
 during""".split())
+# German, French and Spanish function words read as English's ("Die Uhrzeit des Backups wurde auf 4:00 geändert", "Le
+# serveur de sauvegarde est à Dublin"): articles, prepositions, and the forms of "be" (``MOVES``', "está", but those
+# that are English words: "war", "son", "era"), verbs of ``VERBS`` too. A capitalised word after a German article is a
+# noun, no name (German alone writes its nouns so: ``contradiction_reading``).
+GERMAN_ARTICLES = frozenset("der die das des dem den ein eine einen einem einer eines".split())
+_FOREIGN_PRONOUNS = frozenset("wir ich er sie ihr nous je il elle ils elles vous nosotros nosotras yo él ella ellos "
+                              "ellas".split())
+_FOREIGN_BEING = frozenset(w for language in ("de", "fr", "es") for w in MOVES[language].being.split()) | {
+    "está", "están", "se"} - {"war", "son", "era"}  # "se": "La contraseña se cambió"
+STOP |= GERMAN_ARTICLES | _FOREIGN_BEING | frozenset("""um auf im zum zur vom beim für mit nach bei von zu le la les un
+une du des au aux à de dans sur pour avec en el los las una unos unas del al con por para sobre unser unsere
+unseren unserem unserer notre nos nuestro nuestra nuestros nuestras""".split()) | _FOREIGN_PRONOUNS
 NUMBER_WORDS = {word: str(n) for n, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
 NUMBER_WORDS |= {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "dozen": "12"}
 # Where the subject of a clause ends and what it says of it begins ("The staging cluster | has 4 nodes").
 VERBS = frozenset("is are was were be been am has have had do does did will would shall should can could may "
-                  "might must".split())
-PRONOUNS = frozenset("i we you he she they it".split())
+                  "might must".split()) | _FOREIGN_BEING
+PRONOUNS = frozenset("i we you he she they it".split()) | _FOREIGN_PRONOUNS
 DETERMINERS = frozenset("the my our your his her their its this that these those".split())
-CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so"})
+CLAUSE_WORDS = frozenset({"and", "but", "while", "whereas", "so", "und", "et", "y"})  # and German, French, Spanish
 # Capitalised words opening a sentence that are never read as names, even before "is" (``_names_at``).
 NOT_NAMES = STOP | DETERMINERS | PRONOUNS | CLAUSE_WORDS | NEGATIONS | frozenset(NUMBER_WORDS) | frozenset(
     WEEKDAY_NAMES + MONTH_NAMES) | frozenset("""today yesterday tomorrow tonight now currently recently lately
@@ -194,12 +209,15 @@ _TO = frozenset({"to", "into", "onto", "with", "for", "by", "of"}) | ARROWS
 _WHEN = frozenset({"autumn", "summer", "winter", "week", "month", "year", "quarter", "today", "tomorrow", "tonight",
                    "morn", "even", "weekend", "season", "semester", *WEEKDAY_NAMES})
 # Words of a relative time, as stemmed, besides ``_WHEN``'s: "last month", "two weeks ago", "yesterday".
-_RELATIVE = frozenset({"last", "ago", "yesterday", "earlier", "past", "previous", "day", "hour"})
+_RELATIVE = frozenset({"last", "ago", "yesterday", "earlier", "past", "previous", "day", "hour",
+                       # and German, French, Spanish ones
+                       "letzt", "letzten", "letzter", "vergangen", "vergangenen", "woch", "monat", "gestern", "dernier",
+                       "dernièr", "passé", "semain", "moi", "hier", "pasado", "pasada", "última", "último", "semana",
+                       "mes", "ayer"})
 _WHEN_KINDS = frozenset({"time", "day", "month", "date"})  # kinds of value telling when ("20 December": ``_calendar``)
 # What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
 # host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
-# for that question. The same nouns name the slot of a thing a change goes to ("The backup time was changed to
-# 4:00": ``contradiction_compare.attribute_changed``).
+# for that question. Its nouns, and those of ``ATTRIBUTES``, name the slot of a thing a change goes to.
 ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
     "host": {"ident", "path"}, "hostname": {"ident", "path"}, "server": {"ident", "path", "name"},
     "machine": {"ident", "path", "name"}, "node": {"ident", "path", "name"}, "ip": {"ident", "number"},
@@ -210,6 +228,23 @@ ASKED_KINDS: dict[str, frozenset[str] | set[str]] = {
     "fee": {"number"}, "period": {"number"}, "interval": {"number"},
     "who": {"name"}, "whom": {"name"}, "owner": {"name"}, "owns": {"name"},
 }
+_PLACES = frozenset({"ident", "path", "name"})
+# Nouns of an attribute, by the kinds of value it holds, in English, German, French and Spanish: a change said of one
+# goes to its slot ("The backup schedule was changed to 4:00" / "Backups run nightly at 2:00", "La fréquence a été
+# changée à 12 heures"; ``contradiction_compare.attribute_changed``), besides those of ``ASKED_KINDS``.
+ATTRIBUTES: dict[str, frozenset[str]] = {word: kinds for words, kinds in (
+    ("""schedule slot hour timing deadline weekday uhrzeit zeit zeitpunkt zeitplan termin datum heure horaire jour
+     hora horario fecha""", _WHEN_KINDS),
+    ("""frequency interval period cadence cycle häufigkeit intervall rhythmus fréquence intervalle période
+     frecuencia intervalo periodo""", _WHEN_KINDS | {"number"}),
+    ("""limit size quota retention threshold timeout ttl lifetime duration count capacity price cost fee budget rate
+     maximum minimum cap grenze größe kontingent aufbewahrung schwelle dauer preis kosten anzahl limite taille
+     rétention seuil durée prix coût nombre límite tamaño cuota retención umbral duración precio coste costo""",
+     frozenset({"number"})),
+    ("""location region zone timezone address room venue directory folder bucket ort standort zeitzone adresse raum
+     lieu emplacement région fuseau adresse salle ubicación lugar región zona dirección sala""", _PLACES),
+    ("owner maintainer assignee besitzer eigentümer propriétaire propietario dueño", frozenset({"name"})),
+) for word in words.split()}
 
 
 def region_us(before: str, after: str) -> bool:
@@ -220,10 +255,13 @@ def region_us(before: str, after: str) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    """A crude stem of a lowercase word: "deploys", "deploying", "deployed" → "deploy"."""
+    """A crude stem of a lowercase word: "deploys", "deploying", "deployed" → "deploy"; "shipping", "shipped" →
+    "ship" (a consonant doubled before "-ing", "-ed" but l, s, z: "calling", "added" keep theirs)."""
     for suffix, keep, replace in (("ies", 4, "y"), ("ing", 5, ""), ("ed", 4, ""), ("es", 4, ""), ("s", 3, "")):
         if word.endswith(suffix) and len(word) > keep and not word.endswith("ss"):
             word = word[: -len(suffix)] + replace
+            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]
             break
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
