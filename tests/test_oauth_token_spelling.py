@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jwt
 import pytest
 from conftest import SERVE, server_env
 from cryptography.hazmat.primitives import hashes
