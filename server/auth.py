@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import itertools
 import json
 import logging
 import math
@@ -18,7 +19,6 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
-from urllib.parse import urlsplit
 
 import anyio
 import anyio.to_thread
@@ -48,6 +48,11 @@ JWKS_COOLDOWN_S = 10
 # Seconds a reading of the key set has in all (httpx's default per phase, which was the wait measured); a request
 # waits for it only when it needs the set read (docs/team-server-security.md, "Waits for the key set").
 JWKS_TIMEOUT_S = 5
+# A JWKS longer than this (bytes, as decoded) or listing more keys is not read, so that a reading's memory and
+# time stay bounded; issuers publish a few keys (docs/team-server-security.md).
+JWKS_MAX_BYTES, JWKS_MAX_KEYS = 1_000_000, 100
+# Levels of arrays and objects a token's header or claims, or a JWKS, may nest (real ones: 3 or 4).
+NESTING_MAX = 32
 # RFC 7518 §3.3 (RS*) and §3.5 (PS*): an RSA key of this many bits or more.
 RSA_MIN_BITS = 2048
 # The curve each ES algorithm names (RFC 7518 §3.4), by the JWK's crv and cryptography's name.
@@ -73,9 +78,10 @@ def challenge(description: str | None = None, resource_metadata: str | None = No
     ``resource_metadata`` is RFC 9728 §5.1's."""
     params = [f'realm="{REALM}"']  # §3: the scheme MUST be followed by at least one auth-param
     if description is not None:
-        # §3: error_description is %x20-21 / %x23-5B / %x5D-7E (no quote, no backslash): another
-        # character is written as its code point ("ä" as U+00E4), so the description stays exact.
-        safe = "".join(c if " " <= c <= "~" and c not in '"\\' else f"U+{ord(c):04X}" for c in description)
+        # §3: error_description is %x20-21 / %x23-5B / %x5D-7E (no quote, no backslash): "§" is written
+        # "section", another character as its code point in brackets ("ä" as <U+00E4>), never glued to the text.
+        safe = "".join(c if " " <= c <= "~" and c not in '"\\' else f"<U+{ord(c):04X}>"
+                       for c in re.sub("§ ?", "section ", description))
         params += [f'error="{error}"', f'error_description="{safe}"']
     if scope is not None:
         params.append(f'scope="{scope}"')
@@ -116,7 +122,7 @@ class KeySet:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.url, self.max_age_s, self.cooldown_s, self.timeout_s, self._clock = url, max_age_s, cooldown_s, timeout_s, clock
         self._held: tuple[list[SigningKey], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
-        self._unusable: dict[str, str] = {}  # kid -> why the set's JWK of that kid verifies nothing
+        self._unusable: dict[str, str] = {}  # kid -> why the set's JWK(s) of that kid verify nothing
         self._said: frozenset[tuple[int, str, str]] = frozenset()  # the unusable JWKs the log last named
         self._tried = -math.inf
         self._reading = threading.Lock()  # held while a reading runs, released by the thread that ran it
@@ -138,27 +144,49 @@ class KeySet:
         found, fresh = self._find(kid)
         now = self._clock()
         due = found is None or now - self._held[1] >= self.max_age_s / 2
-        if due and now - self._tried >= self.cooldown_s and self._reading.acquire(blocking=False):
-            if now - self._tried < self.cooldown_s:  # read by another thread meanwhile
-                self._reading.release()
-            elif found is not None and now - self._held[1] + self.timeout_s < self.max_age_s:
+        if due and self._begin(now):
+            if found is not None and now - self._held[1] + self.timeout_s < self.max_age_s:
                 # The set in hand verifies this token and outlives the reading: the request is answered
                 # now, and the set read behind it. A thread of its own: a slow issuer made the request that
                 # came at half the max age wait for the whole reading (5 s, every cooldown; test_auth_lows).
-                self._tried = now
-                threading.Thread(target=self._refresh, args=(now,), name="memvault-jwks", daemon=True).start()
+                self._behind(now)
             else:
-                self._tried = now
                 self._refresh(now)
                 found, fresh = self._find(kid)
         if not fresh:  # -inf when another thread began the first reading a moment ago
             wait = self._tried + self.cooldown_s - self._clock()
             raise IssuerUnreachable(math.ceil(wait) if wait > 1 else 1)
         if found is None and kid in self._unusable:
-            raise KeyRefused(f"the issuer's key with this token's kid cannot verify it: {self._unusable[kid]}")
+            raise KeyRefused(self._unusable[kid])
         if found is None:
             raise jwt.PyJWKClientError("kid not in the JWKS")
         return found
+
+    def usable(self) -> bool:
+        """Whether tokens can be checked now: the set in hand is within its max age, or none has been tried yet
+        (the first request reads it). When not, a reading starts behind the caller if the cooldown allows, so
+        that the answer comes back with the issuer, whether tokens come or not (a load balancer sends none to
+        a server it holds not ready)."""
+        now = self._clock()
+        if now - self._held[1] < self.max_age_s or self._tried == -math.inf:
+            return True
+        if self._begin(now):
+            self._behind(now)
+        return False
+
+    def _begin(self, now: float) -> bool:
+        """Whether a reading may start at ``now`` (none under way, none tried within the cooldown); if so, the
+        reading lock is taken and the reading counted as tried."""
+        if now - self._tried < self.cooldown_s or not self._reading.acquire(blocking=False):
+            return False
+        if now - self._tried < self.cooldown_s:  # read by another thread meanwhile
+            self._reading.release()
+            return False
+        self._tried = now
+        return True
+
+    def _behind(self, started: float) -> None:
+        threading.Thread(target=self._refresh, args=(started,), name="memvault-jwks", daemon=True).start()
 
     def _refresh(self, started: float) -> None:
         """Read the set (its reading begun at ``started``, by the clock) and hold it, or log why not;
@@ -166,6 +194,8 @@ class KeySet:
         try:
             keys, unusable = self._read()
             self._held, self._unusable = (keys, started), unusable
+        except NotAJwks as exc:
+            log.warning("could not read the issuer's JWKS: %s", exc)
         except (ValueError, OSError, httpx2.HTTPError) as exc:
             log.warning("could not read the issuer's JWKS: %s", type(exc).__name__)
         finally:
@@ -180,28 +210,42 @@ class KeySet:
 
     def _read(self) -> tuple[list[SigningKey], dict[str, str]]:
         """The signing keys the issuer lists now (``use`` "sig" or unset, ``key_ops`` holding "verify"
-        or unset (RFC 7517 §4.2-4.3), with a kid, of a type PyJWT knows), read within ``timeout_s`` in all (PyJWKClient times each socket read only). A set
+        or unset (RFC 7517 §4.2-4.3), with a kid no other such key has (RFC 7517 §4.5), of a type PyJWT
+        knows), read within ``timeout_s`` in all (PyJWKClient times each socket read only). A set
         without one is a reading too: the issuer has withdrawn every key, and every token is refused.
-        Beside them, for each other JWK with a kid, why it verifies nothing (:func:`unusable_jwk`); each
-        JWK that verifies nothing is logged by its place and a hash of its kid when the set first lists it.
+        Beside them, for each other JWK with a kid, why it verifies nothing (:func:`unusable_jwk`), or
+        that its kid names two signing keys; each JWK that verifies nothing is logged by its place and a
+        hash of its kid when the set first lists it.
 
         Raises:
             TimeoutError, httpx2.HTTPError, ValueError: not read, or not a JWKS (RFC 7517 §5).
+            NotAJwks: over :data:`JWKS_MAX_BYTES`, :data:`JWKS_MAX_KEYS` or :data:`NESTING_MAX`, or no JWKS.
         """
         import jwt
 
-        async def fetch() -> Any:
+        async def fetch() -> bytes:
             with anyio.fail_after(self.timeout_s):
                 async with httpx2.AsyncClient(verify=ssl.create_default_context(),  # the system's CAs, as urllib
-                                              timeout=self.timeout_s) as client:
-                    response = await client.get(self.url, headers={"accept": "application/json"})
-                    return response.raise_for_status().json()
+                                              timeout=self.timeout_s) as client, \
+                        client.stream("GET", self.url, headers={"accept": "application/json"}) as response:
+                    response.raise_for_status()
+                    body = bytearray()
+                    async for chunk in response.aiter_bytes():  # decoded: a compressed answer is counted unpacked
+                        body += chunk
+                        if len(body) > JWKS_MAX_BYTES:
+                            raise NotAJwks(f"it is over {JWKS_MAX_BYTES:,} bytes (JWKS_MAX_BYTES), the most read")
+                    return bytes(body)
 
-        document = anyio.run(fetch)
+        text = anyio.run(fetch).decode("utf-8")
+        if nesting(text) > NESTING_MAX:
+            raise NotAJwks(f"it nests more than {NESTING_MAX} levels of arrays and objects (NESTING_MAX)")
+        document = json.loads(text)
         listed = document.get("keys") if isinstance(document, dict) else None
         if not isinstance(listed, list):
-            raise ValueError("the JWKS is not a JSON object with a keys list")
-        keys, unusable, said = [], {}, set()
+            raise NotAJwks("it is not a JSON object with a keys list (RFC 7517 §5)")
+        if len(listed) > JWKS_MAX_KEYS:
+            raise NotAJwks(f"it lists {len(listed):,} keys, over the {JWKS_MAX_KEYS} read (JWKS_MAX_KEYS)")
+        keys, unusable, said, places = [], {}, set(), {}
         for index, item in enumerate(listed):
             # PyJWKSet refuses a set without a usable key: here that is an empty set, not a failed reading.
             if not isinstance(item, dict):
@@ -214,11 +258,18 @@ class KeySet:
             if key is not None and reason is None and key.key_id:
                 alg = item.get("alg")
                 keys.append(SigningKey(key.key_id, key.key, alg if isinstance(alg, str) else None))
+                places.setdefault(key.key_id, []).append(index)
             elif reason is not None:
                 kid = item.get("kid")
                 said.add((index, _kid_hash(kid), reason))
                 if isinstance(kid, str):
-                    unusable[kid] = reason
+                    unusable[kid] = f"the issuer's key with this token's kid cannot verify it: {reason}"
+        for kid, at in places.items():
+            if len(at) > 1:  # which one signed a token naming it would be a guess (the first was taken)
+                unusable[kid] = (f"the issuer publishes {len(at)} signing keys under this token's kid, and which one "
+                                 "signed it cannot be told (RFC 7517 §4.5: each key's kid should differ)")
+                said |= {(index, _kid_hash(kid), f"{len(at)} signing keys of the set have its kid") for index in at}
+                keys = [k for k in keys if k.key_id != kid]
         for index, kid, reason in sorted(said - self._said):  # the issuer's text only as escaped by _shown
             log.warning("the issuer's JWKS key #%d (kid %s) is not used: %s", index, kid, reason)
         self._said = frozenset(said)
@@ -286,6 +337,52 @@ def weak_key(key: object, alg: object = None) -> str | None:
             return (f"it is an EC key on {curve}, a curve no algorithm taken here names (ES256 P-256, ES384 P-384, "
                     "ES512 P-521: RFC 7518 §3.4)")
     return None
+
+
+class NotAJwks(ValueError):
+    """The issuer's answer is not read as a JWKS; the message (memvault's words, no issuer text) says why."""
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def nesting(text: str) -> int:
+    """How many levels of arrays and objects the JSON ``text`` nests (0 for a bare value), read from its
+    brackets outside strings, without parsing it: malformed text gets a number too, for its parser to refuse."""
+    bare = _JSON_STRING.sub("", text)
+    return max(itertools.accumulate(1 if c in "[{" else -1 for c in bare if c in "[]{}"), default=0)
+
+
+# RFC 7515 §2: base64url without padding, of the URL-safe alphabet only.
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
+class Malformed(Exception):
+    """A token is no compact JWS read one way (:func:`check_compact`); the one argument says why, for the client."""
+
+
+def check_compact(token: str) -> None:
+    """Refuse a token that is not three parts (RFC 7515 §7.1), each the one unpadded base64url spelling of
+    its bytes (§2: PyJWT decoded a signature with "==" after it, and ignores a last character's unused
+    bits), or whose header or claims nest more than :data:`NESTING_MAX` levels. Run before PyJWT reads it.
+
+    Raises:
+        Malformed: naming the part and the rule.
+    """
+    parts = token.split(".")
+    if len(parts) != 3:
+        raise Malformed("malformed token (not a signed JWT): a JWT is three parts separated by dots")
+    for part, name in zip(parts, ("header", "claims", "signature"), strict=True):
+        try:
+            data = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)) if _BASE64URL.fullmatch(part) else None
+        except ValueError:
+            data = None
+        if data is None or base64.urlsafe_b64encode(data).rstrip(b"=").decode() != part:
+            raise Malformed(f"malformed token (not a signed JWT): its {name} part is not base64url as RFC 7515 "
+                            "§2 writes it (the URL-safe alphabet, no padding '=', no white space, one spelling)")
+        if name != "signature" and nesting(data.decode("utf-8", "replace")) > NESTING_MAX:
+            raise Malformed(f"the token's {name} part nests more than {NESTING_MAX} levels of arrays and objects, "
+                            "the most read")
 
 
 class KeyRefused(Exception):
@@ -400,18 +497,14 @@ class JwtVerifier:
     def __init__(self, http: HttpConfig, runtime: Runtime | None = None) -> None:
         assert http.issuer and http.resource and http.jwks_url
         self.runtime = runtime  # its database's tenants: a claim differing from one only by case is refused
-        url = urlsplit(http.jwks_url)
-        if url.scheme != "https" and url.hostname not in ("127.0.0.1", "localhost", "::1"):
-            # Keys fetched in clear could be replaced on the way: anyone could then sign tokens for any tenant.
-            raise ValueError(f"--oauth-jwks-url / MEMVAULT_OAUTH_JWKS_URL: must be https:// (http:// only on "
-                             f"loopback); got {url.scheme}://{url.hostname}")
-        self.http = http
-        self._keys = KeySet(http.jwks_url, http.jwks_max_age_s, min(JWKS_COOLDOWN_S, http.jwks_max_age_s / 2),
+        self.http = http  # its URLs https:// off loopback (config.load_http)
+        self.keys = KeySet(http.jwks_url, http.jwks_max_age_s, min(JWKS_COOLDOWN_S, http.jwks_max_age_s / 2),
                             JWKS_TIMEOUT_S)
 
     def _decode(self, token: str) -> dict[str, Any]:
         import jwt
 
+        check_compact(token)
         try:
             header = jwt.get_unverified_header(token)
         except jwt.InvalidTokenError as exc:
@@ -420,7 +513,7 @@ class JwtVerifier:
             raise
         if "typ" in header and (not isinstance(header["typ"], str) or header["typ"].lower() not in ACCESS_TOKEN_TYPES):
             raise NotAnAccessToken  # an ID token, a logout token, ... of the same issuer (RFC 9068 §4)
-        key = self._keys.key(header.get("kid"))
+        key = self.keys.key(header.get("kid"))
         if header.get("alg") in JWT_ALGORITHMS and not fits(header["alg"], key.key):
             raise KeyMismatch  # PyJWT would raise TypeError or InvalidKeyError, which name no check
         if key.alg is not None and header.get("alg") in JWT_ALGORITHMS and header["alg"] != key.alg:
@@ -452,7 +545,9 @@ class JwtVerifier:
             names_once(token)
             check_times(claims, time.time(), self.http.max_token_lifetime_s)
             for name in ("azp", "client_id", "sub"):  # who the caller is: its rate limit, turns and logs
-                if claims.get(name) is not None and _text(claims[name], f"claim {name}"):
+                if claims.get(name) is not None:
+                    if _text(claims[name], f"claim {name}") == "":  # names nobody: refused, as a missing one is not
+                        raise InvalidInput(f"claim {name}", "is empty; a token naming no caller leaves it out")
                     # one spelling each (as per tenant), no control character a log line would carry (adv66 NEW-3)
                     validate.identifier(f"claim {name}", claims[name])
             scopes = granted(claims)
@@ -503,7 +598,7 @@ class JwtVerifier:
                 (jwt.MissingRequiredClaimError, f"the token has no {getattr(exc, 'claim', '')} claim"),
                 (jwt.InvalidAlgorithmError, f"signature algorithm not allowed (allowed: {', '.join(JWT_ALGORITHMS)})"),
                 (jwt.InvalidSignatureError, "bad signature"),
-                (KeyRefused, str(exc)),
+                ((KeyRefused, Malformed), str(exc)),
                 (jwt.PyJWKClientError, "signed by a key the issuer does not publish (kid not in its JWKS)"),
                 (HeaderRefused, header_check(str(exc))),
                 (jwt.exceptions.InvalidSubjectError, "claim sub: must be a string"),

@@ -381,17 +381,28 @@ class HttpConfig:
     @property
     def loopback(self) -> bool:
         """Whether ``host`` is a loopback address (127.0.0.0/8, ::1, localhost)."""
-        import ipaddress
+        return _loopback(self.host)
 
-        if self.host == "localhost":
-            return True
-        try:
-            return ipaddress.ip_address(self.host.strip("[]")).is_loopback
-        except ValueError:
-            return False
+
+def _loopback(host: str | None) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address((host or "").strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _url(flag: str | None, env: str, default: str | None = None) -> str:
+    """An OAuth URL setting (or ``default``): http(s), without query or fragment, and https:// unless on
+    loopback: the issuer named in tokens, the resource clients are sent to, and above all the keys (fetched
+    in clear, they could be replaced on the way, and anyone could then sign tokens for any tenant).
+
+    Raises:
+        ValueError: naming the setting, missing or refused.
+    """
     from urllib.parse import urlsplit
 
     value, name = _setting(flag, env)
@@ -401,6 +412,8 @@ def _url(flag: str | None, env: str, default: str | None = None) -> str:
     parts = urlsplit(value)
     if parts.scheme not in {"http", "https"} or not parts.netloc or parts.query or parts.fragment:
         raise ValueError(f"{name}: must be an http(s) URL without query or fragment; got {shown(value)}")
+    if parts.scheme != "https" and not _loopback(parts.hostname):
+        raise ValueError(f"{name}: must be https:// (http:// only on loopback); got {parts.scheme}://{parts.hostname}")
     return value
 
 
@@ -442,7 +455,7 @@ def load_http(
                                 "MEMVAULT_RATE_LIMIT": rate_limit})
     if mode != "oauth":
         return http
-    issuer_url = _url(issuer, "MEMVAULT_OAUTH_ISSUER")
+    issuer_url = _url(issuer, "MEMVAULT_OAUTH_ISSUER")  # first: the JWKS URL derived from it is then sound
     claim, name = _setting(tenant_claim, "MEMVAULT_OAUTH_TENANT_CLAIM")
     if claim is not None and not claim.strip():
         raise ValueError(f"{name}: must not be empty")

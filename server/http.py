@@ -837,6 +837,8 @@ def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = N
                                  "model": health["model"]}, status_code=503)
         if health["database"] == "not ready":  # calls' reads met damage (the probe's may still be served)
             return JSONResponse({"status": "error", **health}, status_code=503)
+        if isinstance(verifier, JwtVerifier) and not verifier.keys.usable():  # every token would get 503
+            return JSONResponse({"status": "error", **health, "reason": "issuer keys unreadable"}, status_code=503)
         return JSONResponse({"status": "ok", **health, "database": health["database"]
                              if health["database"] in ("read-only", "damaged") else "ready"})
 

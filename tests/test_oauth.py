@@ -40,7 +40,9 @@ class Issuer:
     the JWKs of ``extra`` as they are (or ``document`` instead, when set); ``requests`` counts
     the reads of it, ``most_at_once`` the most read at once, ``read_at`` when the last read came
     (``time.monotonic()``). While ``down``, a read waits until
-    ``gate`` is set (at most 20 s), then gets 500. While ``drip``, the JWKS comes one byte a second."""
+    ``gate`` is set (at most 20 s), then gets 500. While ``drip``, the JWKS comes one byte a second. When
+    ``body`` is set, it is the answer's bytes instead, sent as fast as read (``gzip``: labelled so), and
+    ``sent`` counts the bytes of it the reader took."""
 
     def __init__(self) -> None:
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -48,6 +50,8 @@ class Issuer:
         self.uses: dict[str, str] = {}
         self.extra: list[Any] = []
         self.document: Any = None
+        self.body: bytes | None = None
+        self.gzip, self.sent = False, 0
         self.requests = self.reading = self.most_at_once = 0
         self.read_at = 0.0
         self.down, self.drip, self.gate, lock = False, False, threading.Event(), threading.Lock()
@@ -71,15 +75,19 @@ class Issuer:
                                "use": issuer.uses.get(kid, "sig"), "alg": "RS256"}
                               for kid, key in issuer.published.items()]
                     document = {"keys": listed + issuer.extra} if issuer.document is None else issuer.document
-                    body = json.dumps(document).encode()
+                    body = json.dumps(document).encode() if issuer.body is None else issuer.body
                     self.send_response(200)
                     self.send_header("content-type", "application/json")
+                    if issuer.gzip:
+                        self.send_header("content-encoding", "gzip")
                     self.send_header("content-length", str(len(body)))
                     self.end_headers()
                     with suppress(OSError):  # memvault may have given up on this read
-                        for part in [body[i : i + 1] for i in range(len(body))] if issuer.drip else [body]:
-                            self.wfile.write(part)
+                        step = 1 if issuer.drip else 65_536
+                        for start in range(0, len(body), step):
+                            self.wfile.write(body[start : start + step])
                             self.wfile.flush()
+                            issuer.sent += len(body[start : start + step])
                             time.sleep(1 if issuer.drip else 0)
                 finally:
                     with lock:
@@ -210,7 +218,7 @@ def _bad_token(case: str, issuer: Issuer, resource: str) -> tuple[str, str]:
         return (jwt.encode(claims, issuer.key, algorithm="PS256", headers={"kid": KID}),
                 "the signature algorithm (alg) is not the one the issuer's key of its kid lists (RS256)")
     if case == "not a JWT":
-        return "definitely.not-a.jwt", "malformed token (not a signed JWT)"
+        return "definitely.not.xq-jwt.at-all", "malformed token (not a signed JWT): a JWT is three parts separated by dots"
     if case == "an unknown critical extension":  # adversarial pass 59: these three got a generic description
         return (_unsigned({"alg": "RS256", "kid": KID, "crit": ["urn:example:bound"], "urn:example:bound": True},
                           claims, lambda data: issuer.key.sign(data, padding.PKCS1v15(), hashes.SHA256())),
