@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from .contradiction_ending import _LIGHT, _ending, _lower_name, _name_slot, practice_ends
+from .contradiction_ending import _LIGHT, _ending, _lower_name, _name_slot, bounded, practice_ends
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
@@ -250,7 +250,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             word == "over" and any(w.startswith(("prefer", "favo")) for w in lowered[max(0, i - 4):i]) or \
             word in _CONTRAST_NOT and i > 0 and marks[i - 1][1] and marks[i - 1][2] == marks[i][2] \
             and lowered[i - 1] not in NEGATIONS | CLAUSE_WORDS  # "Use pnpm, not npm"; not "life and not take"
-        if word in NEGATIONS or word.endswith(("n't", "n’t")) or contrast:
+        if (word in NEGATIONS or word.endswith(("n't", "n’t"))) and not bounded(slots, lowered, anchor, marks, i) \
+                or contrast:  # "We don't deploy on Fridays this week": a pause, no denial
             # The first content word or value after it: "not drink", "not 15:45".
             at = next((j for j in range(i + 1, min(len(slots), i + 5))
                        if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
