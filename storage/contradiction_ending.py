@@ -215,8 +215,10 @@ def bounded(slots: Slots, lowered: list[str], anchor: list[str | None], marks: M
         if word in ("until", "till"):
             return True
         by = _BOUNDS.get(word) or (_PERIODS if (word, *lowered[j + 1:j + 2]) in _CAUSES else None)
-        head = _head(slots, anchor, marks, j + 1 + (word in ("because", "due"))) if by is not None else None
-        if by is not None and head in by and not (dating and word == "in" and head == "month"):
+        if by is None:
+            continue
+        head = _head(slots, anchor, marks, j + 1 + (word in ("because", "due")))
+        if head in by and not (dating and word == "in" and head == "month"):
             return True
     return False
 
