@@ -7,12 +7,10 @@ from __future__ import annotations
 import re
 
 from .contradiction_words import (CHANGE_VERBS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PRONOUNS, REPLACING, STOP,
-                                  _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens)
+                                  _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens, stem)
 from .query import PASSIVE
 
 _OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some", "more"}  # "to make it", "to make a"
-# Words of a span of time, as stemmed, besides ``_WHEN``'s: "for the day", "for a while".
-_SPANS = frozenset({"day", "hour", "minute", "while", "moment", "sprint", "holiday", "vacation"})
 # Verbs ending the name after them, or before them in the passive ("We retired Jenkins", "We ditched Jenkins for
 # CircleCI", "PagerDuty was sunset"), some only with their particle ("stopped using", "moved off", "phased out"):
 # read as a denial of the name from then on (``_ending``).
@@ -170,7 +168,7 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
                 if start == stop and aux > 0 and slots[aux][0] == "number" and slots[aux - 1][0] == "name" \
                         and not marks[aux - 1][1]:
                     start, said = aux, range(aux - 1, verb_end)  # "Node 16 was dropped": the version ends
-        if stop <= start or _bounded(lowered, anchor, marks, max(stop, verb_end)):
+        if stop <= start or bounded(slots, lowered, anchor, marks, i, dating=True):
             continue
         after = max(stop, verb_end)
         if after < count and not marks[after - 1][1] and lowered[after] in _HELD_AS:
@@ -201,20 +199,53 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
     return ended, spoken, denials, reached
 
 
-def _bounded(lowered: list[str], anchor: list[str | None], marks: Marks, j: int) -> bool:
-    """Whether the clause going on at ``j`` bounds an end in time ("Maria is gone until Monday", "We left Jenkins
-    for the weekend"): an absence, not an end."""
-    while j < len(lowered) and not marks[j - 1][1]:
-        if lowered[j] in ("until", "till"):
+def bounded(slots: Slots, lowered: list[str], anchor: list[str | None], marks: Marks, at: int,
+            dating: bool = False) -> bool:
+    """Whether the sentence holding slot ``at`` bounds what it says in time, so a negation or an end there is a pause,
+    not an end: "until"/"till" ("until the migration is done"); "this", "next" before a period or a day ("this week",
+    "next sprint"); "for" before a span ("for the weekend", "for a while"); "in", "during", "over", "through" before
+    a month or a period or event (``_PERIODS``: "in December", "over the summer", "during the code freeze"); "because
+    of", "due to" before an event ("because of the offsite"). "Since March" opens a state with no end: no bound.
+    ``dating``: a month after "in" dates the statement instead, as it does a name's end, done once ("We decommissioned
+    npm in October"), where it bounds a practice's or a negation's ("We stopped deploying on Fridays in December")."""
+    sentence = marks[at][2]
+    for j, word in enumerate(lowered):
+        if marks[j][2] != sentence:
+            continue
+        if word in ("until", "till"):
             return True
-        if lowered[j] == "for":
-            k = j + 1
-            while k < len(lowered) and anchor[k] is None and not marks[k - 1][1]:  # "the", "two"
-                k += 1
-            if k < len(lowered) and (anchor[k] in _WHEN or anchor[k] in _SPANS):
-                return True
-        j += 1
+        by = _BOUNDS.get(word) or (_PERIODS if (word, *lowered[j + 1:j + 2]) in _CAUSES else None)
+        if by is None:
+            continue
+        head = _head(slots, anchor, marks, j + 1 + (word in ("because", "due")))
+        if head in by and not (dating and word == "in" and head == "month"):
+            return True
     return False
+
+
+def _head(slots: Slots, anchor: list[str | None], marks: Marks, k: int) -> str | None:
+    """The last of the words of the noun phrase from slot ``k``, past stop words and counts ("the code freeze":
+    "freeze", "two weeks": "week"), as stemmed, or "month" for a month's name; None where none stands there."""
+    while k < len(slots) and (anchor[k] is None or slots[k][0] == "number") and not marks[k - 1][1]:
+        k += 1
+    head = None
+    while k < len(slots) and anchor[k] is not None and slots[k][0] in ("word", "day", "month"):
+        head = "month" if slots[k][0] == "month" else anchor[k]
+        if marks[k][1]:
+            break
+        k += 1
+    return head
+
+
+# Periods and events a statement may hold for, as stemmed (``bounded``): not "week", "weekend", "morning", which
+# "during the week", "in the morning" make a recurring time.
+_PERIODS = frozenset(map(stem, """month summer winter autumn season semester quarter sprint holiday vacation freeze
+migration offsite outage incident rollout upgrade audit conference retreat hackathon trip leave break maintenance
+transition cutover crunch""".split()))
+_SPANS = frozenset({"day", "hour", "minute", "while", "moment"})  # "for the day", "for a while"
+_BOUNDS = {"this": _WHEN | _SPANS | _PERIODS, "next": _WHEN | _SPANS | _PERIODS, "for": _WHEN | _SPANS | _PERIODS,
+           **dict.fromkeys(("in", "during", "over", "through", "throughout"), _PERIODS)}
+_CAUSES = (("because", "of"), ("due", "to"))
 
 
 def _verb_apart(lowered: list[str], marks: Marks, start: int, at: int, end: int) -> list[int]:
@@ -269,7 +300,7 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
     sync"), or the word before its form of "be" in the passive ("Friday deploys were discontinued"); in French and
     German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous ne déployons plus le
     vendredi", "Wir deployen freitags nicht mehr"). Not a name (``_ending``), nor an end bounded in time ("stopped
-    deploying until Monday": ``_bounded``)."""
+    deploying until Monday": ``bounded``)."""
     found: list[tuple[tuple[int, ...], int]] = []
     count = len(slots)
     for i, word in enumerate(lowered):
@@ -310,7 +341,7 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
             if not _BE.isdisjoint(lowered[aux:i]) and aux and anchor[aux - 1] is not None \
                     and slots[aux - 1][0] == "word" and not marks[aux - 1][1]:
                 at = aux - 1
-        if at is not None and not _bounded(lowered, anchor, marks, max(at, i) + 1):
+        if at is not None and not bounded(slots, lowered, anchor, marks, at):
             found.append((said, at))
     return found
 

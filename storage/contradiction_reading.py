@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from .contradiction_ending import _LIGHT, _ending, _lower_name, _name_slot, practice_ends
+from .contradiction_ending import _LIGHT, _ending, _lower_name, _name_slot, bounded, practice_ends
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
@@ -206,6 +206,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     negated, changes = set(), [t for i, t in enumerate(lowered) if t in CHANGE_WORDS or i in moving]
     contrasted: set[str] = set()
     rejected: set[int] = set()  # the slots of what a contrast rejects: no part of what the text states
+    paused: set[int] = set()  # the slots of what a negation bounded in time denies: no part of it either
     chosen: set[str] = set()  # what a contrast keeps: "pnpm" of "Use pnpm, not npm"
     ended, spoken, denials, reached = _ending(slots, lowered, anchor, marks)
     phrases: set[int] = set(moving)
@@ -254,6 +255,9 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             # The first content word or value after it: "not drink", "not 15:45".
             at = next((j for j in range(i + 1, min(len(slots), i + 5))
                        if (anchor[j] is not None or slots[j][0] != "word") and lowered[j] != "longer"), None)
+            if at is not None and not contrast and bounded(slots, lowered, anchor, marks, i):
+                paused.add(at)  # "We don't deploy on Fridays this week": a pause, neither denied nor stated
+                at = None
             if at is not None:
                 target = anchor[at] or lowered[at]
                 said = " ".join(lowered[i:i + 2] if word in _CONTRASTS else [word]) + " " + lowered[at]
@@ -287,7 +291,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             spoken.update(verbs_denied)
     negated.update(ended | practices)
     spoken.update(practices)
-    sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged, rejected)
+    words -= {anchor[j] or lowered[j] for j in paused}
+    sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged, rejected | paused)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
     adding_clauses = {t.clause for t in sequence if t.kind == "word" and (  # "also", or a verb (not "the review")
@@ -498,8 +503,11 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
                 if owning is not None:
                     before = at > owning  # what the names hold stands where the subject does
                 else:
-                    before = at < verb if verb is not None else (
-                        n == 0 or n == 1 and slots[at][1].lower() in REGIONS) and not pronoun  # "Support for APAC"
+                    # "Support for APAC"; a name labelling the first word before the clause's verb: "Team Alpha
+                    # deploys", "L'équipe Alpha déploie" (not the object of "Use Vite, not webpack")
+                    before = at < verb if verb is not None else (n == 0 or n == 1 and (
+                        slots[at][1].lower() in REGIONS or slots[at][0] == "name" and at == clause[0] + 1
+                        and not marks[at][1] and at + 1 in clause and slots[at + 1][0] == "word")) and not pronoun
                 determined = at > 0 and slots[at - 1][1] in DETERMINERS
                 kind, text, _ = slots[at]
                 subject = marks[at][0] or before
