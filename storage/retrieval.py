@@ -119,12 +119,14 @@ class Retriever:
         if not query_chunks(query):
             return None
         # "letzten Dienstag", "le 1er décembre", "November 3, 5 and 9": read as the times they name
-        query = each_day_dated(in_english(query))
+        written, query = query, each_day_dated(in_english(query))
         when = self.time.find(query, filters.until or filters.now)
         words_query = when.remove_from(query) if when else query
         if when is not None and when.vague and not names_no_subject(words_query):
             # "recently" with a subject is relative to its story (docs/retrieval-tuning.md#time).
-            when, words_query = None, query
+            when = None
+        if when is None:  # the rewrite serves reading a time: a question naming none is searched as written
+            query = words_query = written  # ("Nous déployons le vendredi" is no "we déployons on Friday")
         named = named_kinds(words_query)
         degraded = self.model_problem()
         # A question of symbols alone is answered by the memories holding them, never by a vector's
