@@ -117,6 +117,22 @@ class RateLimiter:
     def wait_s(self, who: str, count: bool = True, cost: int = 1) -> float:
         """0 when ``who`` may make a request now (and counts it as ``cost`` requests, the bucket left
         in debt if need be, unless ``count`` is false); else seconds until it may."""
+        tokens, now = self._tokens(who)
+        if tokens < 1:
+            self._buckets[who] = (tokens, now)
+            return (1 - tokens) / self.rate
+        if count:
+            self._buckets[who] = (tokens - cost, now)
+        return 0.0
+
+    def charge(self, who: str, cost: int = 1) -> None:
+        """Count ``cost`` requests of ``who`` already let through (a refusal counted once decided), the
+        bucket left in debt however low it is: requests checked together before it emptied are all paid."""
+        tokens, now = self._tokens(who)
+        self._buckets[who] = (tokens - cost, now)
+
+    def _tokens(self, who: str) -> tuple[float, float]:
+        """``who``'s tokens now, refilled, and the clock's now."""
         now = self.clock()
         if len(self._buckets) > BUCKETS_MAX and now - self._pruned >= 1:  # at most once a second
             # Clients idle for a minute are forgotten (their bucket is full again); past BUCKETS_MAX
@@ -125,13 +141,7 @@ class RateLimiter:
             kept = [(k, v) for k, v in self._buckets.items() if now - v[1] < 60]
             self._buckets = dict(kept[-BUCKETS_MAX // 2:] if len(kept) > BUCKETS_MAX else kept)
         tokens, then = self._buckets.get(who, (self.capacity, now))
-        tokens = min(self.capacity, tokens + (now - then) * self.rate)
-        if tokens < 1:
-            self._buckets[who] = (tokens, now)
-            return (1 - tokens) / self.rate
-        if count:
-            self._buckets[who] = (tokens - cost, now)
-        return 0.0
+        return min(self.capacity, tokens + (now - then) * self.rate), now
 
 
 def _error(status: int, kind: str | None, description: str, data: dict[str, Any] | None = None,
@@ -239,7 +249,7 @@ class Guard:
         await (refused or self.app)(scope, receive, _as_sse(send) if sse_only else send)
 
     def _failed(self, scope: Scope) -> None:
-        self.failures.wait_s(_address(scope))
+        self.failures.charge(_address(scope))
 
     async def refusal(self, scope: Scope) -> Response | None:
         """The response refusing the request of ``scope``, or None to pass it on. Each refusal
@@ -1072,7 +1082,7 @@ def _protocol(failures: RateLimiter) -> type:
 
         def send_400_response(self, msg: str) -> None:
             # h11 refused what the client sent: memvault's JSON refusal (uvicorn's is plain text).
-            failures.wait_s(_address({"client": self.client}))
+            failures.charge(_address({"client": self.client}))
             self._answer_and_close(400, "invalid_request", _unread_head(self.conn.trailing_data[0]))
 
         def connection_lost(self, exc: Exception | None) -> None:

@@ -172,6 +172,23 @@ def test_a_request_counted_as_many_leaves_its_caller_in_debt_for_as_long() -> No
     assert limiter.wait_s("a") == 0 and limiter.wait_s("a") > 0
 
 
+def test_refusals_checked_together_are_all_counted_the_bucket_left_in_debt() -> None:
+    """Requests checked before the bucket emptied and refused after (the database probe between: ci25, 104
+    outage refusals counted against a bound of 101) are each paid for: the next request waits for all of them."""
+    now = [0.0]
+    limiter = RateLimiter(60, clock=lambda: now[0])
+    for _ in range(59):
+        limiter.charge("a")
+    assert all(limiter.wait_s("a", count=False) == 0 for _ in range(16))  # 16 in flight pass the check together
+    for _ in range(16):
+        limiter.charge("a")  # each refused once its check ended: 15 requests of debt
+    assert limiter.wait_s("a", count=False) == pytest.approx(16.0) and limiter.wait_s("b", count=False) == 0
+    now[0] += 15.0
+    assert limiter.wait_s("a", count=False) > 0
+    now[0] += 1.0
+    assert limiter.wait_s("a", count=False) == 0
+
+
 @pytest.mark.asyncio
 async def test_with_auth_on_a_request_without_a_verified_token_uses_no_tenant(db_path, one_model) -> None:
     config = Config(db=db_path, tenant="process-tenant")
