@@ -101,12 +101,13 @@ class IssuerUnreachable(TokenRefused):
 
 
 class SigningKey(NamedTuple):
-    """One signing key of the issuer's JWKS: its kid, the public key and the ``alg`` its JWK lists, if
-    any (RFC 7517 §4.4: then only tokens of that algorithm are checked with it)."""
+    """One signing key of the issuer's JWKS: its kid, the public key, the ``alg`` its JWK lists, if
+    any (RFC 7517 §4.4: then only tokens of that algorithm are checked with it), and its ``kty``."""
 
     key_id: str
     key: Any
     alg: str | None
+    kty: str
 
 
 class KeySet:
@@ -127,8 +128,9 @@ class KeySet:
         self._tried = -math.inf
         self._reading = threading.Lock()  # held while a reading runs, released by the thread that ran it
 
-    def key(self, kid: object) -> SigningKey:
-        """The signing key the set lists under ``kid``.
+    def key(self, kid: object, alg: object = None) -> SigningKey:
+        """The signing key the set lists under ``kid``: of the keys of several types that may share it (RFC 7517
+        §4.5), the one a token of ``alg`` fits (:func:`fits`), else the first.
 
         Raises:
             IssuerUnreachable: the set is too old and could not be read now.
@@ -141,7 +143,7 @@ class KeySet:
         if not isinstance(kid, str) or not kid:
             raise KeyRefused("the token names no signing key (its header has no kid): the issuer's keys are "
                              "found by kid")
-        found, fresh = self._find(kid)
+        found, fresh = self._find(kid, alg)
         now = self._clock()
         due = found is None or now - self._held[1] >= self.max_age_s / 2
         if due and self._begin(now):
@@ -152,7 +154,7 @@ class KeySet:
                 self._behind(now)
             else:
                 self._refresh(now)
-                found, fresh = self._find(kid)
+                found, fresh = self._find(kid, alg)
         if not fresh:  # -inf when another thread began the first reading a moment ago
             wait = self._tried + self.cooldown_s - self._clock()
             raise IssuerUnreachable(math.ceil(wait) if wait > 1 else 1)
@@ -210,16 +212,17 @@ class KeySet:
 
     def _read(self) -> tuple[list[SigningKey], dict[str, str]]:
         """The signing keys the issuer lists now (``use`` "sig" or unset, ``key_ops`` holding "verify"
-        or unset (RFC 7517 §4.2-4.3), with a kid no other such key has (RFC 7517 §4.5), of a type PyJWT
-        knows), read within ``timeout_s`` in all (PyJWKClient times each socket read only). A set
-        without one is a reading too: the issuer has withdrawn every key, and every token is refused.
-        Beside them, for each other JWK with a kid, why it verifies nothing (:func:`unusable_jwk`), or
-        that its kid names two signing keys; each JWK that verifies nothing is logged by its place and a
-        hash of its kid when the set first lists it.
+        or unset (RFC 7517 §4.2-4.3), with a kid no other such key of its ``kty`` has (RFC 7517 §4.5: keys
+        may share one where their types differ), of a type PyJWT knows), read within ``timeout_s`` in all
+        (PyJWKClient times each socket read only). A set without one is a reading too: the issuer has
+        withdrawn every key, and every token is refused. Beside them, for each other JWK with a kid, why it
+        verifies nothing (:func:`unusable_jwk`), or that its kid names two signing keys of one type; each
+        JWK that verifies nothing is logged by its place and a hash of its kid when the set first lists it.
 
         Raises:
             TimeoutError, httpx2.HTTPError, ValueError: not read, or not a JWKS (RFC 7517 §5).
-            NotAJwks: over :data:`JWKS_MAX_BYTES`, :data:`JWKS_MAX_KEYS` or :data:`NESTING_MAX`, or no JWKS.
+            NotAJwks: over :data:`JWKS_MAX_BYTES`, :data:`JWKS_MAX_KEYS` or :data:`NESTING_MAX`, not UTF-8 JSON
+                (said by place and size, never by the issuer's text), or no JWKS.
         """
         import jwt
 
@@ -236,10 +239,18 @@ class KeySet:
                             raise NotAJwks(f"it is over {JWKS_MAX_BYTES:,} bytes (JWKS_MAX_BYTES), the most read")
                     return bytes(body)
 
-        text = anyio.run(fetch).decode("utf-8")
+        body = anyio.run(fetch)
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise NotAJwks(f"it is not UTF-8 text (RFC 8259 §8.1): byte {exc.start:,} of {len(body):,}") from None
         if nesting(text) > NESTING_MAX:
             raise NotAJwks(f"it nests more than {NESTING_MAX} levels of arrays and objects (NESTING_MAX)")
-        document = json.loads(text)
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as exc:
+            at = len(text[:exc.pos].encode("utf-8"))
+            raise NotAJwks(f"it is not JSON: {_json_error(exc)} at byte {at:,} of {len(body):,}") from None
         listed = document.get("keys") if isinstance(document, dict) else None
         if not isinstance(listed, list):
             raise NotAJwks("it is not a JSON object with a keys list (RFC 7517 §5)")
@@ -257,19 +268,19 @@ class KeySet:
             reason = unusable_jwk(item, key.key if key is not None else None)
             if key is not None and reason is None and key.key_id:
                 alg = item.get("alg")
-                keys.append(SigningKey(key.key_id, key.key, alg if isinstance(alg, str) else None))
-                places.setdefault(key.key_id, []).append(index)
+                keys.append(SigningKey(key.key_id, key.key, alg if isinstance(alg, str) else None, item["kty"]))
+                places.setdefault((key.key_id, item["kty"]), []).append(index)
             elif reason is not None:
                 kid = item.get("kid")
                 said.add((index, _kid_hash(kid), reason))
                 if isinstance(kid, str):
                     unusable[kid] = f"the issuer's key with this token's kid cannot verify it: {reason}"
-        for kid, at in places.items():
+        for (kid, kty), at in places.items():
             if len(at) > 1:  # which one signed a token naming it would be a guess (the first was taken)
                 unusable[kid] = (f"the issuer publishes {len(at)} signing keys under this token's kid, and which one "
                                  "signed it cannot be told (RFC 7517 §4.5: each key's kid should differ)")
                 said |= {(index, _kid_hash(kid), f"{len(at)} signing keys of the set have its kid") for index in at}
-                keys = [k for k in keys if k.key_id != kid]
+                keys = [k for k in keys if (k.key_id, k.kty) != (kid, kty)]
         for index, kid, reason in sorted(said - self._said):  # the issuer's text only as escaped by _shown
             log.warning("the issuer's JWKS key #%d (kid %s) is not used: %s", index, kid, reason)
         self._said = frozenset(said)
@@ -278,11 +289,20 @@ class KeySet:
                         "refused until it lists one", len(listed))
         return keys, {kid: why for kid, why in unusable.items() if not any(k.key_id == kid for k in keys)}
 
-    def _find(self, kid: object) -> tuple[SigningKey | None, bool]:
-        """The key listed under ``kid`` (or None), and whether the set is within its max age."""
+    def _find(self, kid: object, alg: object) -> tuple[SigningKey | None, bool]:
+        """The key listed under ``kid`` that ``alg`` fits, else the first of that kid (or None), and whether
+        the set is within its max age."""
         keys, read = self._held
         fresh = self._clock() - read < self.max_age_s
-        return (next((k for k in keys if k.key_id == kid), None) if fresh else None), fresh
+        listed = [k for k in keys if k.key_id == kid] if fresh else []
+        return next((k for k in listed if isinstance(alg, str) and fits(alg, k.key)), next(iter(listed), None)), fresh
+
+
+def _json_error(exc: json.JSONDecodeError) -> str:
+    """What the JSON parser found wrong ("expecting value", "extra data"), without the character it quotes
+    in some messages ("Invalid \\escape: 'x'"): the issuer's text never reaches the log."""
+    words = re.sub(r"(?: at)?(?:: .*)?$", "", exc.msg, flags=re.DOTALL)  # "... starting at": "at byte" follows
+    return words[:1].lower() + words[1:60] if re.fullmatch(r"[\w ',:()\\-]+", words, re.ASCII) else "malformed"
 
 
 def _shown(value: object) -> str:
@@ -513,7 +533,7 @@ class JwtVerifier:
             raise
         if "typ" in header and (not isinstance(header["typ"], str) or header["typ"].lower() not in ACCESS_TOKEN_TYPES):
             raise NotAnAccessToken  # an ID token, a logout token, ... of the same issuer (RFC 9068 §4)
-        key = self.keys.key(header.get("kid"))
+        key = self.keys.key(header.get("kid"), header.get("alg"))
         if header.get("alg") in JWT_ALGORITHMS and not fits(header["alg"], key.key):
             raise KeyMismatch  # PyJWT would raise TypeError or InvalidKeyError, which name no check
         if key.alg is not None and header.get("alg") in JWT_ALGORITHMS and header["alg"] != key.alg:

@@ -34,6 +34,11 @@ _DIGIT_DATE = re.compile(r"(?<![\w.])(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\
 _JAPANESE_WEEK = re.compile("(先週|今週|来週)の?([月火水木金土日])曜日?")
 _JAPANESE_WEEKS = {"先週": "last", "今週": "this", "来週": "next"}
 _JAPANESE_DAYS = "月火水木金土日"  # Monday first
+# Days counted from today, read where a weekday alone is (not the French "hier": German and Dutch for "here").
+_DAYS_SAID = {word: english for english, words in (
+    ("yesterday", ("gestern", "ayer", "ontem", "ieri", "gisteren")),
+    ("day before yesterday", ("vorgestern", "anteayer", "anteontem", "avant-hier", "l'altro ieri", "eergisteren")),
+    ("today", ("heute", "hoy", "hoje", "oggi", "vandaag", "aujourd'hui"))) for word in words}
 # English month names and their abbreviations, read after a day of another language's form ("am 24. Nov.").
 _ENGLISH = {form: month for month in _MONTHS for form in (month, month[:3])} | {"sept": "september"}
 # "last" before or after the noun, and the nouns for a week and a month.
@@ -82,11 +87,11 @@ _ASKING = {
     "was": "war waren wurde wurden werd hatten hatte était étaient avait avions fue fueron era eram foi erano"
            " fu gab hubo houve でした ありました",
     "been": "worden gewesen gegeben été sido habido havido stato stata stati state",
-    "decided": "entschieden beschlossen décidé décidée décidés décidées decidimos decidió decidieron decidiste"
+    "decided": "entschieden beschlossen décidé décidée décidés décidées decidió decidieron decidiste"
                " decidido decidida decidiu decidiram deciso decisa decisi decise decidemmo besloten besliste"
                " beslisten 決めました 決定しました 決まりました",
     # "Welche Entscheidung fiel", "a été prise", "decisión tomada", "è stata presa", "genomen"
-    "made": "fiel getroffen prise pris prises tomada tomado tomadas tomados tomamos tomaram presa prese preso"
+    "made": "fiel getroffen prise pris prises tomada tomado tomadas tomados tomámos tomaram presa prese preso"
             " genomen",
     "decisions": "entscheidung entscheidungen décision décisions decisión decisiones decisão decisões decisione"
                  " decisioni beslissing beslissingen besluit besluiten 決定事項 決定 決断",
@@ -94,15 +99,26 @@ _ASKING = {
                 " gebeurd 起きました 起こりました",
     "failed": "fehlgeschlagen gescheitert échoué falló fallaron falhou falharam fallito fallita mislukt 失敗しました",
     "broke": "kaputt cassé rompió quebrou rotto kapot",
-    "deployed": "deployt ausgerollt déployé desplegamos desplegado implantamos implantado uitgerold",
-    "shipped": "ausgeliefert geliefert livré entregamos entregado consegnato geleverd",
-    "released": "veröffentlicht publié lanzamos lanzado publicamos publicado lançamos lançado rilasciato pubblicato"
+    "deployed": "deployt ausgerollt déployé desplegado implantámos implantado uitgerold",
+    "shipped": "ausgeliefert geliefert livré entregado consegnato geleverd",
+    "released": "veröffentlicht publié lanzado publicámos publicado lançámos lançado rilasciato pubblicato"
                 " uitgebracht リリースしました",
-    "changed": "geändert changé modifié cambiamos cambiado mudamos mudado alterado cambiato modificato veranderd"
+    "changed": "geändert changé modifié cambiado mudámos mudado alterado cambiato modificato veranderd"
                " gewijzigd 変更しました",
     "done": "gemacht getan fait hicimos hecho fizemos feito fatto gedaan",
-    "met": "getroffen rencontré reunimos incontrato ontmoet",
-    "planned": "geplant prévu planifié planeamos planificado planejamos planejado pianificato previsto gepland",
+    "met": "getroffen rencontré incontrato ontmoet",
+    "planned": "geplant prévu planifié planificado planeámos planejámos planejado pianificato previsto gepland",
+    # A Spanish or Brazilian first person plural of an -ar or -ir verb is its present and its preterite alike
+    # ("desplegamos": we deploy, or deployed), so it takes the English present: only another word tells the
+    # past ("desplegamos el viernes" is a habit, "el viernes pasado" a day). Portugal's preterite is accented.
+    "deploy": "desplegamos implantamos",
+    "decide": "decidimos",
+    "make": "tomamos",
+    "ship": "entregamos",
+    "release": "lanzamos publicamos lançamos",
+    "change": "cambiamos mudamos",
+    "meet": "reunimos",
+    "plan": "planeamos planejamos",
 }
 
 
@@ -202,7 +218,9 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     relative = re.compile(rf"(?<![\w-])(?:({last})\s+({nouns})|({nouns})\s+({last}))(?![\w-])", re.IGNORECASE)
     # A weekday before a day of the month ("Dienstag, dem 24", "el martes 24 de", "mardi 24.11.").
     before_day = re.compile(rf"(?<![\w-])({alternation(weekdays)})(?=\.?,?\s+(?:\w{{1,3}}\s+)?\d)", re.IGNORECASE)
-    lone_day = re.compile(rf"(?<![\w-])(?:{alternation(weekdays)})(?![\w-])|([{_JAPANESE_DAYS}])曜日", re.IGNORECASE)
+    days_said = alternation(_DAYS_SAID).replace("'", "['’]")
+    lone_day = re.compile(rf"(?<![\w-])(?:{alternation(weekdays)})(?![\w-])|([{_JAPANESE_DAYS}])曜日"
+                          rf"|(?<![\w'’-])({days_said})(?![\w'’-])", re.IGNORECASE)
     # "12月1日", "2026年12月1日", a list writing its month once: "11月3日、5日、9日", "12月3日と5日"
     cjk = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日((?:\s*[、,，と・や]\s*\d{1,2}\s*日(?!\d))*)")
     words = sorted(_asked(), key=len, reverse=True)
@@ -284,9 +302,10 @@ def in_english(query: str) -> str:
     query = relative.sub(last, dated.sub(date, query))
     if foreign or timed:
         query = before_day.sub(lambda found: english(found[1]).title(), query)
-    elif _another_language(query, asking):  # a weekday alone: "Was haben wir am Dienstag entschieden?"
+    elif _another_language(query, asking):  # a weekday or "gestern" alone: "Was haben wir am Dienstag entschieden?"
         query, days = lone_day.subn(lambda found: f" {_WEEKDAYS[_JAPANESE_DAYS.index(found[1])].title()} "
-                                    if found[1] else english(found[0]).title(), query)
+                                    if found[1] else _DAYS_SAID[found[2].lower().replace("’", "'")] if found[2]
+                                    else english(found[0]).title(), query)
         foreign = days > 0
     if not (foreign or timed and _another_language(query, asking)):
         return query

@@ -75,8 +75,8 @@ def test_a_version_a_date_that_is_no_day_or_a_week_of_something_else_is_no_time(
 @pytest.mark.parametrize(("question", "english"), [
     ("was haben wir am letzten Dienstag entschieden?", "what have we on last Tuesday decided?"),
     ("qu'avons-nous décidé mardi dernier ?", "what have-we decided last Tuesday ?"),
-    ("¿qué decidimos el martes pasado?", "¿what decided the last Tuesday?"),
-    ("o que decidimos na terça-feira passada?", "the what decided na last Tuesday?"),
+    ("¿qué decidimos el martes pasado?", "¿what decide the last Tuesday?"),
+    ("o que decidimos na terça-feira passada?", "the what decide na last Tuesday?"),
     ("cosa abbiamo deciso martedì scorso?", "what have decided last Tuesday?"),
     ("wat hebben we afgelopen dinsdag besloten?", "what have we last Tuesday decided?"),
     ("was ist letzte Woche passiert?", "what has last Week happened?"),
@@ -84,7 +84,7 @@ def test_a_version_a_date_that_is_no_day_or_a_week_of_something_else_is_no_time(
     ("Was haben wir am 24. November entschieden?", "what have we on 24 November decided?"),
     ("Qu'avons-nous décidé le 1er décembre ?", "what have-we decided on 1 December ?"),
     ("Qu’est-ce qu’on a décidé le 1er décembre ?", "what has-it what on a decided on 1 December ?"),
-    ("¿Qué decidimos el 1 de diciembre de 2026?", "¿what decided on 1 December 2026?"),
+    ("¿Qué decidimos el 1 de diciembre de 2026?", "¿what decide on 1 December 2026?"),
     ("Wat hebben we op 24 november besloten?", "what have we on 24 november decided?"),  # "op": Dutch
     ("what did we decide on 1 Dezember?", "what did we decide on 1 December?"),
     ("12月1日に何を決めましたか?", " December 1   what   decided  ?"),

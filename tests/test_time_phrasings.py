@@ -75,7 +75,7 @@ def _questions() -> list[tuple[str, date]]:
 
 # A weekday alone, the Tuesday before NOW (trial verify62: recall abstained in German, French and Japanese)
 ALONE = ["Was haben wir am Dienstag entschieden?", "Qu'avons-nous décidé mardi ?", "火曜日に何を決めましたか？",
-         "¿Qué decidimos el martes?", "Cosa abbiamo deciso martedì?", "Wat hebben we op dinsdag besloten?"]
+         "¿Qué se decidió el martes?", "Cosa abbiamo deciso martedì?", "Wat hebben we op dinsdag besloten?"]
 QUESTIONS = _questions() + [(question, date(2026, 12, 1)) for question in ALONE]
 
 
@@ -89,7 +89,7 @@ def test_a_day_asked_in_any_language_and_phrasing_is_that_day(question, on):
 
 @pytest.mark.parametrize(("question", "english"), [
     ("Was wurde am 24.11.2026 beschlossen?", "what was on 24.11.2026 decided?"),
-    ("¿Qué decidimos el 24/11/2026?", "¿what decided on 24/11/2026?"),
+    ("¿Qué decidimos el 24/11/2026?", "¿what decide on 24/11/2026?"),
     ("décisions du 24/11", "decisions of 24/11"),
     ("Was haben wir am Dienstag, dem 24. November entschieden?",
      "what have we on Tuesday, the 24 November decided?"),
