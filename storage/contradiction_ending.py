@@ -34,7 +34,7 @@ _PASSIVE_ENDING = ENDING | frozenset(_PARTICLES)  # "Jenkins was phased out"
 # German and French say "no longer" after the verb and its object: read as a predicate below with or without a form
 # of "be" before it ("Wir nutzen Jenkins nicht mehr", "Jenkins wird nicht mehr genutzt", "Jenkins n'est plus
 # utilisé"); French puts it around the verb too ("Nous n'utilisons plus Jenkins": ``_ne_plus``).
-_AFTER_NAME = (("nicht", "mehr"), ("nicht", "länger"), ("n'est", "plus"), ("n’est", "plus"))
+_AFTER_NAME = (("nicht", "mehr"), ("nicht", "länger"), ("ne", "est", "plus"))  # "n'est": ``_tokens``
 # Predicates ending the name before them after a form of "be" or "got", as a participle of ``_PASSIVE_ENDING``
 # does: "Jenkins is no longer used", "PagerDuty is gone", "Jenkins got the axe".
 _PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), ("the", "chop"),
@@ -157,6 +157,10 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
             said = range(lead, stop)
         size = _predicate(lowered, i) if stop == start else 0
         after_name = bool(size) and tuple(lowered[i:i + size]) in _AFTER_NAME
+        no_more = _kein_mehr(slots, lowered, marks, i) if stop == start and not size else None
+        if no_more is not None:  # "Wir machen kein Planning mehr": what "kein" names ends, as after "nicht mehr"
+            (said_from, start), stop, verb_end, after_name = no_more, i, i + 1, True
+            said = range(said_from, verb_end)
         if size:
             aux = i - 1  # the passive: "Jenkins was retired", "... has been phased out", "... is no longer used"
             while aux >= 0 and lowered[aux] in _AUXILIARIES and not marks[aux][1]:
@@ -258,18 +262,33 @@ def _verb_apart(lowered: list[str], marks: Marks, start: int, at: int, end: int)
     last = end
     while last < len(lowered) and not marks[last - 1][1]:
         last += 1
-    french = lowered[at].startswith(("n'", "n’"))
+    french = lowered[at] == "ne"
     participle = [end] if french and end < last else [last - 1] if not _BE.isdisjoint(lowered[start:at]) else []
     return [*range(lead, start), *participle]
 
 
 def _ne_plus(lowered: list[str], i: int) -> tuple[str, ...] | None:
-    """The French "ne ... plus" from ``i`` around one verb ("n'utilisons plus", "ne gérons plus"), a denial said to
-    have begun as "no longer use" is; None where none stands there."""
-    word = lowered[i]
-    if word.startswith(("n'", "n’")) and lowered[i + 1:i + 2] == ["plus"]:
-        return word, "plus"
-    return tuple(lowered[i:i + 3]) if word == "ne" and lowered[i + 2:i + 3] == ["plus"] else None
+    """The French "ne ... plus" from ``i`` around one verb ("ne gérons plus", "n'utilisons plus": ``_tokens`` splits
+    the "n'" off), a denial said to have begun as "no longer use" is; None where none stands there."""
+    return tuple(lowered[i:i + 3]) if lowered[i] == "ne" and lowered[i + 2:i + 3] == ["plus"] else None
+
+
+_KEIN = frozenset("kein keine keinen keinem keiner keines".split())
+
+
+def _kein_mehr(slots: Slots, lowered: list[str], marks: Marks, at: int) -> tuple[int, int] | None:
+    """(the slot of "kein", of the first name after it) where "mehr" at ``at`` closes the German "kein(e, en ...) ...
+    mehr" around names ("keinen wöchentlichen Bericht mehr": a German noun after "kein" is read as a name), a denial
+    said to have begun as "nicht mehr" is; None where none stands there."""
+    if lowered[at] != "mehr" or not at or slots[at - 1][0] not in ("name", "ident") or marks[at - 1][1]:
+        return None
+    first = at - 1
+    while first and slots[first - 1][0] in ("name", "ident") and not marks[first - 1][1]:
+        first -= 1
+    kein = next((j for j in range(first - 1, max(-1, first - 4), -1) if lowered[j] in _KEIN), None)
+    if kein is None or any(marks[j][1] for j in range(kein, first)):
+        return None
+    return kein, first
 
 
 def _predicate(lowered: list[str], i: int) -> int:
@@ -290,6 +309,11 @@ _PRACTICE_ENDING = frozenset("dropped discontinued scrapped abolished ceased sto
 _PASSIVE_PRACTICE = _PRACTICE_ENDING - {"stopped", "ceased"}  # "The deploy was stopped by an outage": an event
 _GERUND_PHRASES = frozenset(p[:2] for p in ENDING_PHRASES)  # "stopped using": a name's end
 _LIGHT = frozenset({"doing", "having", "holding"})  # "-ing"s whose object is the practice
+# Spanish and French verbs ending a practice said after them as an infinitive after "de" ("Dejamos de desplegar los
+# viernes", "Nous avons arrêté d'envoyer le rapport"), by language, and the auxiliaries before their participles.
+_STOPPING_DE = {**dict.fromkeys("dejo dejas deja dejamos dejan dejé dejaste dejó dejaron dejado".split(), "es"),
+                **dict.fromkeys("arrête arrêtons arrêtent arrêté cesse cessons cessent cessé".split(), "fr")}
+_HAVING = frozenset("he has ha hemos han avons ai as a avez ont".split())
 
 
 def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
@@ -298,8 +322,9 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
     "-ing" right after a verb of ``STOPPING`` ("stopped deploying"), the last word of the noun after a verb of
     ``_PRACTICE_ENDING``, determiners, days and times aside ("dropped Friday deploys", "discontinued the weekly
     sync"), or the word before its form of "be" in the passive ("Friday deploys were discontinued"); in French and
-    German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous ne déployons plus le
-    vendredi", "Wir deployen freitags nicht mehr"). Not a name (``_ending``), nor an end bounded in time ("stopped
+    German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous
+    ne déployons plus le vendredi", "Wir deployen freitags nicht mehr"), in Spanish and French an infinitive after
+    "dejar de", "arrêter de" (``infinitive_ended``). Not a name (``_ending``), nor an end bounded in time ("stopped
     deploying until Monday": ``bounded``)."""
     found: list[tuple[tuple[int, ...], int]] = []
     count = len(slots)
@@ -324,9 +349,12 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
                 if at is not None and j < count and slots[j][0] != "word" and not marks[j - 1][1]:
                     at = None  # "We dropped iOS 15 support": a version's end (``_ending``)
         said: tuple[int, ...] = (i,)
-        if at is None and lowered[i + 1:i + 3] and (_ne_plus(lowered, i) or ("",))[0] == "ne" \
-                and slots[i + 1][0] == "word" and anchor[i + 1] is not None:
-            at, said = i + 1, (i, i + 2)  # "Nous ne déployons plus le vendredi"
+        if at is None and _ne_plus(lowered, i) and slots[i + 1][0] == "word" and anchor[i + 1] is not None \
+                and slots[min(count - 1, i + 3)][0] not in ("name", "ident"):  # not a name's end: ``_ending``
+            at, said = i + 1, (i, i + 2)  # "Nous ne déployons plus le vendredi", "Nous n'envoyons plus le rapport"
+        if at is None and infinitive_ended(lowered, i) is not None:  # "Dejamos de desplegar los viernes"
+            verb = i - 1 - (lowered[i - 1] == "de")
+            at, said = i, tuple(range(verb - (verb > 0 and lowered[verb - 1] in _HAVING), i))  # "hemos dejado de"
         if at is None and tuple(lowered[i:i + 2]) in _AFTER_NAME[:2]:  # "Wir deployen freitags nicht mehr"
             said = (i, i + 1)
             lead = i
@@ -344,6 +372,25 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
         if at is not None and not bounded(slots, lowered, anchor, marks, at):
             found.append((said, at))
     return found
+
+
+def infinitive_ended(lowered: list[str], at: int) -> str | None:
+    """The key of the infinitive at ``at`` (lowercase words) after a verb of ``_STOPPING_DE`` and "de", or with "d'"
+    joined to it: its "we" form as stemmed, the form a team says a practice in ("desplegar" as "desplegamos",
+    "déployer" as "déployons", "envoyer" of "d'envoyer" as "envoyons"); None where none stands there."""
+    word = lowered[at]
+    elided = word.startswith(("d'", "d’"))
+    verb = at - 1 if elided else at - 2
+    if verb < 0 or not elided and lowered[at - 1] != "de" or lowered[verb] not in _STOPPING_DE:
+        return None
+    infinitive = word[2:] if elided else word
+    root, ending = infinitive[:-2], infinitive[-2:]
+    if _STOPPING_DE[lowered[verb]] == "es":
+        we = {"ar": "amos", "er": "emos", "ir": "imos"}.get(ending)
+    else:  # "mangeons", "commençons", "finissons", "vendons"
+        we = {"er": "eons" if root.endswith("g") else "ons", "ir": "issons", "re": "ons"}.get(ending)
+        root = root[:-1] + "ç" if ending == "er" and root.endswith("c") else root
+    return stem(root + we) if we is not None and len(root) >= 2 else None
 
 
 def _gerund_ended(lowered: list[str], at: int) -> bool:
