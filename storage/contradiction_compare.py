@@ -13,8 +13,8 @@ from .contradiction_ending import ENDS, STOPPING
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, INTERJECTIONS,
-                                  MEASURES, NUMBER_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS, _POINT_VALUES,
-                                  _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS, stem)
+                                  MEASURES, NUMBER_WORDS, PERIOD_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS,
+                                  _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS, stem)
 from .query import LABEL
 from .timefmt import YEAR
 
@@ -29,6 +29,7 @@ _BARE = frozenset("use uses using used have has had like likes liked love loves 
                   "try tries tried get gets got own owns enjoy enjoys".split())
 # Words that put two things in an order or a choice: "tabs over spaces", "pnpm instead of npm", "staging
 # before production", "from MySQL to Postgres" (the last two: "to" only after "from", below).
+_PERIODIC = frozenset(PERIOD_WORDS.values())  # periods a practice recurs in, as stemmed ("week" of "weekly")
 _ORDERING = frozenset({"over", "instead", "rather", "than", "vs", "versus", "not", "before", "after", "then"})
 
 
@@ -763,6 +764,11 @@ def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
     beside = [t for t in negated.sequence if t.clause in clauses and t.kind != "word"]
     if beside and all(t.key not in plain.words and any(u.kind == t.kind and u.key not in negated.words
                                                        for u in plain.sequence) for t in beside):
+        return False
+    # so does one beside a period ``plain`` says another of ("We discontinued the monthly report" / "We send a weekly
+    # report")
+    periods = {t.key for t in negated.sequence if t.clause in clauses and t.key in _PERIODIC}
+    if periods and periods.isdisjoint(plain.words) and not _PERIODIC.isdisjoint(plain.words - negated.words):
         return False
     if not set(hit) <= verbs | objects:
         return True

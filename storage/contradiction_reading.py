@@ -15,9 +15,9 @@ from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lowe
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
                                   GERMAN_ARTICLES, GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO,
-                                  NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS,
-                                  _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots, holding, region_us,
-                                  stem)
+                                  NEGATIONS, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP,
+                                  TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
+                                  holding, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -182,7 +182,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             slots.append(("word", unit, None))
             marks.append((owner, ends, sentence))
     lowered = [t for _, t, _ in slots]
-    anchor = [infinitive_ended(lowered, i) or stem(t)
+    anchor = [infinitive_ended(lowered, i) or PERIOD_WORDS.get(t) or stem(t)
               if k == "word" and t not in STOP and t not in CHANGE_WORDS else t if k in _ANCHORING else None
               for i, (k, t, _) in enumerate(slots)]
     # A preposition names no slot: "port 9104 under /metrics" and "latency under 180 ms" share no value's slot.

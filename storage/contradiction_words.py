@@ -207,7 +207,10 @@ _TO = frozenset({"to", "into", "onto", "with", "for", "by", "of"}) | ARROWS
 # Words of a time leading a clause, no subject's ("From this autumn Zoë's swimming group meets"), as stemmed
 # (not "fall", "spring", "term": a verb, a framework, a word)
 _WHEN = frozenset({"autumn", "summer", "winter", "week", "month", "year", "quarter", "today", "tomorrow", "tonight",
-                   "morn", "even", "weekend", "season", "semester", *WEEKDAY_NAMES})
+                   "night", "morn", "even", "weekend", "season", "semester", *WEEKDAY_NAMES})
+# Adjectives of a recurring period, read as its noun ("the quarterly archiving" as "archiving every quarter").
+PERIOD_WORDS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+                "quarterly": "quarter", "yearly": "year", "annual": "year", "annually": "year"}
 # Words of a relative time, as stemmed, besides ``_WHEN``'s: "last month", "two weeks ago", "yesterday".
 _RELATIVE = frozenset({"last", "ago", "yesterday", "earlier", "past", "previous", "day", "hour",
                        # and German, French, Spanish ones
