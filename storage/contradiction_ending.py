@@ -16,7 +16,9 @@ _OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some
 # read as a denial of the name from then on (``_ending``).
 ENDING = REPLACING | frozenset("""retired dropped ditched abandoned decommissioned sunset sunsetted scrapped dumped
 discontinued deprecated removed killed quit cancelled canceled uninstalled axed""".split())
-ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "using"), ("moved", "off"),
+ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "using"), ("gave", "up", "using"),
+                  ("given", "up", "using"), ("gave", "up", "on"), ("given", "up", "on"), ("gave", "up"),
+                  ("given", "up"), ("moved", "off"),
                   ("moved", "away", "from"), ("switched", "away", "from"), ("migrated", "off"),
                   ("migrated", "away", "from"), ("phased", "out"), ("got", "rid", "of"), ("gotten", "rid", "of"),
                   ("shut", "down"), ("turned", "off"), ("switched", "off"), ("no", "longer", "use"),
@@ -100,7 +102,7 @@ def _lower_name(tokens: Tokens, at: int) -> bool:
     word, pronoun or determiner ("We ditched it for yarn")."""
     raw = tokens[at][0]
     return _LOWER_WORD.fullmatch(raw) is not None and raw not in STOP and raw not in _OBJECTS \
-        and not _gerund_ended([t[0].lower() for t in tokens[max(0, at - 1):at + 1]], min(at, 1)) \
+        and _stopped_at([t[0].lower() for t in tokens[max(0, at - 3):at + 1]], min(at, 3)) is None \
         and (_ended_slot(tokens, at) or _replacing_slot(tokens, at)) and _closing(tokens, at)
 
 
@@ -304,10 +306,12 @@ def _predicate(lowered: list[str], i: int) -> int:
 # Verbs ending a practice said after them as a verb's "-ing" ("We stopped deploying on Fridays", "quit smoking"), and
 # verbs ending one said as a noun after them or, in the passive, before them ("We dropped Friday deploys", "Friday
 # deploys were discontinued"): read as "no longer" before the practice's verb is (a name's end is ``_ending``'s).
-STOPPING = frozenset("stop stops stopped stopping ceased quit".split())
+STOPPING = frozenset("stop stops stopped stopping cease ceases ceased quit quits".split())
+_GIVING = frozenset("give gives gave given giving".split())  # "gave up (on) running nightly builds"
 _PRACTICE_ENDING = frozenset("dropped discontinued scrapped abolished ceased stopped".split())
 _PASSIVE_PRACTICE = _PRACTICE_ENDING - {"stopped", "ceased"}  # "The deploy was stopped by an outage": an event
-_GERUND_PHRASES = frozenset(p[:2] for p in ENDING_PHRASES)  # "stopped using": a name's end
+# "stopped using", "gave up using": a name's end
+_GERUND_PHRASES = frozenset(p[:k] for p in ENDING_PHRASES for k in range(2, len(p) + 1))
 _LIGHT = frozenset({"doing", "having", "holding"})  # "-ing"s whose object is the practice
 # Spanish and French verbs ending a practice said after them as an infinitive after "de" ("Dejamos de desplegar los
 # viernes", "Nous avons arrêté d'envoyer le rapport"), by language, and the auxiliaries before their participles.
@@ -319,21 +323,22 @@ _HAVING = frozenset("he has ha hemos han avons ai as a avez ont".split())
 def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
                   marks: Marks) -> list[tuple[tuple[int, ...], int]]:
     """(the slots of the words ending it, the slot of the practice) of each practice a text says has ended: the
-    "-ing" right after a verb of ``STOPPING`` ("stopped deploying"), the last word of the noun after a verb of
-    ``_PRACTICE_ENDING``, determiners, days and times aside ("dropped Friday deploys", "discontinued the weekly
-    sync"), or the word before its form of "be" in the passive ("Friday deploys were discontinued"); in French and
-    German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous
+    "-ing" right after a verb of ``STOPPING`` or "gave up" (``_stopped_at``: "stopped deploying"), the last word of the
+    noun after a verb of ``_PRACTICE_ENDING``, determiners, days and times aside ("dropped Friday deploys",
+    "discontinued the weekly sync"), or the word before its form of "be" in the passive ("Friday deploys were
+    discontinued"); in French and German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous
     ne déployons plus le vendredi", "Wir deployen freitags nicht mehr"), in Spanish and French an infinitive after
     "dejar de", "arrêter de" (``infinitive_ended``). Not a name (``_ending``), nor an end bounded in time ("stopped
     deploying until Monday": ``bounded``)."""
     found: list[tuple[tuple[int, ...], int]] = []
     count = len(slots)
     for i, word in enumerate(lowered):
-        at = None
+        at = begun = None
         if i + 1 < count and not marks[i][1]:
             following = lowered[i + 1]
-            light = following in _LIGHT and _gerund_ended(lowered, i + 1)  # "stopped doing code reviews"
-            if _gerund_ended(lowered, i + 1) and anchor[i + 1] is not None and not light:
+            begun = _stopped_at(lowered, i + 1)
+            light = following in _LIGHT and begun is not None  # "stopped doing code reviews"
+            if begun is not None and anchor[i + 1] is not None and not light:
                 at = i + 1
             elif word in _PRACTICE_ENDING and following not in _BE and (word, following) not in _GERUND_PHRASES \
                     or light:
@@ -348,7 +353,7 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
                     j += 1
                 if at is not None and j < count and slots[j][0] != "word" and not marks[j - 1][1]:
                     at = None  # "We dropped iOS 15 support": a version's end (``_ending``)
-        said: tuple[int, ...] = (i,)
+        said = tuple(range(begun, i + 1)) if at is not None and begun is not None else (i,)  # "gave up"
         if at is None and _ne_plus(lowered, i) and slots[i + 1][0] == "word" and anchor[i + 1] is not None \
                 and slots[min(count - 1, i + 3)][0] not in ("name", "ident"):  # not a name's end: ``_ending``
             at, said = i + 1, (i, i + 2)  # "Nous ne déployons plus le vendredi", "Nous n'envoyons plus le rapport"
@@ -393,8 +398,13 @@ def infinitive_ended(lowered: list[str], at: int) -> str | None:
     return stem(root + we) if we is not None and len(root) >= 2 else None
 
 
-def _gerund_ended(lowered: list[str], at: int) -> bool:
-    """Whether the word at ``at`` is a verb's "-ing" right after a verb of ``STOPPING`` ("stopped deploying", "quit
-    smoking"; not "stopped using", which ends a name)."""
-    return at > 0 and lowered[at - 1] in STOPPING and lowered[at].endswith("ing") \
-        and (lowered[at - 1], lowered[at]) not in _GERUND_PHRASES
+def _stopped_at(lowered: list[str], at: int) -> int | None:
+    """Where the words ending the verb's "-ing" at ``at`` start: a verb of ``STOPPING`` right before it ("stopped
+    deploying", "quit smoking"; not "stopped using", which ends a name) or "gave up", "given up" ... with or without
+    "on" ("gave up running nightly builds"); None where none stands there."""
+    if not lowered[at].endswith("ing") or not at:
+        return None
+    up = at - 1 - (lowered[at - 1] == "on")
+    start = at - 1 if lowered[at - 1] in STOPPING else up - 1 if up > 0 and lowered[up] == "up" \
+        and lowered[up - 1] in _GIVING else None
+    return start if start is not None and tuple(lowered[start:at + 1]) not in _GERUND_PHRASES else None
