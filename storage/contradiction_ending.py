@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .contradiction_words import (CHANGE_VERBS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PRONOUNS, REPLACING, STOP,
-                                  _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens, stem)
+from .contradiction_words import (CHANGE_VERBS, CLAUSE_WORDS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PRONOUNS,
+                                  REPLACING, STOP, _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens, stem)
 from .query import PASSIVE
 
 _OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some", "more"}  # "to make it", "to make a"
@@ -214,10 +214,8 @@ def bounded(slots: Slots, lowered: list[str], anchor: list[str | None], marks: M
     of", "due to" before an event ("because of the offsite"). "Since March" opens a state with no end: no bound.
     ``dating``: a month after "in" dates the statement instead, as it does a name's end, done once ("We decommissioned
     npm in October"), where it bounds a practice's or a negation's ("We stopped deploying on Fridays in December")."""
-    sentence = marks[at][2]
-    for j, word in enumerate(lowered):
-        if marks[j][2] != sentence:
-            continue
+    for j in _clause_of(lowered, marks, at):
+        word = lowered[j]
         if word in ("until", "till"):
             return True
         by = _BOUNDS.get(word) or (_PERIODS if (word, *lowered[j + 1:j + 2]) in _CAUSES else None)
@@ -227,6 +225,25 @@ def bounded(slots: Slots, lowered: list[str], anchor: list[str | None], marks: M
         if head in by and not (dating and word == "in" and head == "month"):
             return True
     return False
+
+
+_JOINING = frozenset({"but", "while", "whereas", "although", "though", "aber", "während", "mais", "pero"})
+
+
+def _clause_of(lowered: list[str], marks: Marks, at: int) -> range:
+    """The slots of the clause holding slot ``at`` for a bound in time: its sentence between the conjunctions joining
+    another clause ("but", "while" ...; "and", "und", "et", "y" before a pronoun: "We use X until the migration, but
+    we don't deploy on Fridays"), not between commas ("We stopped deploying, at least until the freeze ends")."""
+    def joins(j: int) -> bool:
+        return lowered[j] in _JOINING or lowered[j] in CLAUSE_WORDS and lowered[j + 1:j + 2] != [] \
+            and lowered[j + 1] in PRONOUNS
+
+    sentence, start, end = marks[at][2], at, at + 1
+    while start and marks[start - 1][2] == sentence and not joins(start - 1):
+        start -= 1
+    while end < len(lowered) and marks[end][2] == sentence and not joins(end):
+        end += 1
+    return range(start, end)
 
 
 def _head(slots: Slots, anchor: list[str | None], marks: Marks, k: int) -> str | None:
