@@ -223,14 +223,19 @@ def _told_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
     """Whether the clauses holding value ``was`` in ``old`` and ``now`` in ``new`` have subjects and
     neither text holds the other's ("The admin UI talks to Postgres through the API" / "The API talks
     to Postgres through PgBouncer"; a name the other holds after its verb does not count, as in
-    ``_shares_subject``): then the values are in the slots of two subjects, not one."""
-    subjects, held = [], []
+    ``_shares_subject``), or one's is the other's narrowed after its noun by words the other never says ("Le serveur
+    de sauvegarde est à Dublin" / "Le serveur est à Francfort", "The server of the backup team"): then the values are
+    in the slots of two subjects, not one."""
+    ordered, held = [], []
     for read, value in ((old, was), (new, now)):
         clauses = {t.clause for t in read.sequence if t.key == value}
-        subjects.append({t.key for t in read.sequence
-                         if t.clause in clauses and t.subject and t.kind not in _POINT_VALUES and t.key != value})
+        ordered.append([t.key for t in read.sequence
+                        if t.clause in clauses and t.subject and t.kind not in _POINT_VALUES and t.key != value])
         held.append({t.key for t in read.sequence if t.subject or t.kind == "word"})
-    return all(subjects) and subjects[0].isdisjoint(held[1]) and subjects[1].isdisjoint(held[0])
+    subjects = [set(keys) for keys in ordered]
+    narrowed = any(keys[:1] and keys[0] in subject and subject < set(keys) and (set(keys) - subject).isdisjoint(words)
+                   for keys, subject, words in ((ordered[0], subjects[1], held[1]), (ordered[1], subjects[0], held[0])))
+    return all(subjects) and (subjects[0].isdisjoint(held[1]) and subjects[1].isdisjoint(held[0]) or narrowed)
 
 
 def _subjects_at(read: _Read, value: str) -> set[str]:
