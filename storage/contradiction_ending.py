@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .contradiction_words import (CHANGE_VERBS, CLAUSE_WORDS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PRONOUNS,
-                                  REPLACING, STOP, _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens, stem)
+from .contradiction_words import (CHANGE_VERBS, CLAUSE_WORDS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PERIODS,
+                                  PRONOUNS, REPLACING, STOP, _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens, stem)
 from .query import PASSIVE
 
 _OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some", "more"}  # "to make it", "to make a"
@@ -260,13 +260,12 @@ def _head(slots: Slots, anchor: list[str | None], marks: Marks, k: int) -> str |
     return head
 
 
-# Periods and events a statement may hold for, as stemmed (``bounded``): not "week", "weekend", "morning", which
-# "during the week", "in the morning" make a recurring time.
-_PERIODS = frozenset(map(stem, """month summer winter autumn season semester quarter sprint holiday vacation freeze
-migration offsite outage incident rollout upgrade audit conference retreat hackathon trip leave break maintenance
-transition cutover crunch""".split()))
+# Periods and events a statement may hold for, as stemmed (``bounded``): no recurring period ("during the week").
+_PERIODS = frozenset(period for period, recurring in PERIODS.items() if not recurring) | frozenset(map(stem, """sprint
+holiday vacation freeze migration offsite outage incident rollout upgrade audit conference retreat hackathon trip leave
+break maintenance transition cutover crunch""".split()))
 _SPANS = frozenset({"day", "hour", "minute", "while", "moment"})  # "for the day", "for a while"
-_BOUNDS = {"this": _WHEN | _SPANS | _PERIODS, "next": _WHEN | _SPANS | _PERIODS, "for": _WHEN | _SPANS | _PERIODS,
+_BOUNDS = {**dict.fromkeys(("this", "next", "for"), _WHEN | _SPANS | _PERIODS),
            **dict.fromkeys(("in", "during", "over", "through", "throughout"), _PERIODS)}
 _CAUSES = (("because", "of"), ("due", "to"))
 

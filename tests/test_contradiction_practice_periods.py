@@ -1,7 +1,8 @@
-"""An adjective of a recurring period is read as its noun ("the quarterly archiving" as "archiving every quarter"), so
-an end of a practice said with one contradicts the older doing it every such period ("We stopped the quarterly
-archiving of old tickets" after "We archive old tickets every quarter"), and an end beside another period than the
-older's does not ("We discontinued the monthly report" after "We send a weekly report") (issue 27 §2). Word tests at the packaged model's cosine, then remember and recall on
+"""An adjective of a recurring period, or its noun in another language ("mois", not the pronoun "moi"), is read as its
+English noun ("the quarterly archiving" as "archiving every quarter"), so an end of a practice said with one contradicts
+the older doing it every such period ("We stopped the quarterly archiving of old tickets" after "We archive old tickets
+every quarter"), and an end beside another period than the older's does not ("We discontinued the monthly report"
+after "We send a weekly report") (issue 27 §2). Word tests at the packaged model's cosine, then remember and recall on
 each backend."""
 
 from __future__ import annotations
@@ -51,3 +52,15 @@ def test_remember_names_the_older_and_recall_marks_it(real_store: Store):
                                        "We stopped the quarterly archiving of old tickets", "Do we archive old tickets?")
     assert [i for i, _ in newer.contradicts] == [older]
     assert hits[older] == newer.id
+
+
+@pytest.mark.parametrize(("old", "new", "paired"), [
+    # "mois" (month) dates the end as "last month" does; the pronoun "moi", of the same stem, is no time: the end
+    # names someone the older does not
+    ("Nous envoyons le rapport chaque lundi", "Nous n'envoyons plus le rapport depuis le mois dernier", True),
+    ("Nous envoyons le rapport chaque lundi", "Nous n'envoyons plus le rapport depuis 2 mois", True),
+    ("Nous envoyons le rapport chaque lundi", "Nous n'envoyons plus le rapport à moi", False),
+    ("Wir schicken jeden Montag einen Bericht", "Wir schicken seit letzter Woche keinen Bericht mehr", True),
+])
+def test_a_period_noun_in_another_language_dates_an_end_and_moi_is_no_time(real_embedder, old, new, paired):
+    assert (flagged(real_embedder, old, new) is not None) is paired
