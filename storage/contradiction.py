@@ -42,10 +42,16 @@ def only_older(older: str, newer: str) -> frozenset[str]:
     """``values`` of ``older`` that ``newer`` neither states nor writes as a word ("ana" of "Ana started
     eating fish again", where "Ana", opening the text with no verb of state after it, is no name), less
     the names of the older's subject when the newer says its change of it (``judge``'s 2: "ci" of "Our CI
-    runs on Jenkins" beside "We retired Jenkins")."""
-    left = values(older) - values(newer) - {t.shown for t in _read(newer).sequence}
+    runs on Jenkins" beside "We retired Jenkins"), and those beside a name of the older the newer ends or leaves,
+    in its clause: the slot it held ("ci" of "We use Jenkins for CI" beside "We ditched Jenkins for CircleCI")."""
+    new = _read(newer)
+    left = values(older) - values(newer) - {t.shown for t in new.sequence}
     judged = judge(older, newer)
-    return left - _read(older).subjects if judged is not None and judged[1] >= 2 else left
+    if judged is None or judged[1] < 2:
+        return left
+    old = _read(older)
+    clauses = {t.clause for t in old.sequence if t.key in new.ended | new.left}
+    return left - old.subjects - {t.key for t in old.sequence if t.clause in clauses}
 
 
 @lru_cache(maxsize=4096)
@@ -134,8 +140,9 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     # a subject told apart, but for the noun of the attribute a change goes to ("The rotation period was changed ...")
     placed = parallel and not attribute and any(_swapped(o, keys_new, True, moved) and _swapped(
         tuple(t for t in n if t.key not in new.targets), keys_old, True) for o, n in swaps)
-    reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(n, keys_old, False)
-                                for o, n in swaps)
+    # (the words of the newer's end are no rewording: "We use Jenkins for CI" / "We ditched Jenkins for CircleCI")
+    reworded = parallel and any(_swapped(o, keys_new, False, told) and _swapped(
+        tuple(t for t in n if t.key not in new.spoken), keys_old, False) for o, n in swaps)
     gone, came = len(values_of(old) - values_of(new)), len(values_of(new) - values_of(old))
     said = brief(older) and brief(newer) and any(w not in _WHEN_CHANGED for w in changes)  # "relocated"
     refilled = lone and _refilled(older, newer, old, new, swaps[0])

@@ -13,8 +13,8 @@ from .contradiction_ending import ENDS, STOPPING
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, INTERJECTIONS,
-                                  MEASURES, NUMBER_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS, _POINT_VALUES,
-                                  _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS, stem)
+                                  MEASURES, NUMBER_WORDS, PERIOD_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS,
+                                  _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS, stem)
 from .query import LABEL
 from .timefmt import YEAR
 
@@ -29,6 +29,7 @@ _BARE = frozenset("use uses using used have has had like likes liked love loves 
                   "try tries tried get gets got own owns enjoy enjoys".split())
 # Words that put two things in an order or a choice: "tabs over spaces", "pnpm instead of npm", "staging
 # before production", "from MySQL to Postgres" (the last two: "to" only after "from", below).
+_PERIODIC = frozenset(PERIOD_WORDS.values())  # periods a practice recurs in, as stemmed ("week" of "weekly")
 _ORDERING = frozenset({"over", "instead", "rather", "than", "vs", "versus", "not", "before", "after", "then"})
 
 
@@ -222,14 +223,19 @@ def _told_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
     """Whether the clauses holding value ``was`` in ``old`` and ``now`` in ``new`` have subjects and
     neither text holds the other's ("The admin UI talks to Postgres through the API" / "The API talks
     to Postgres through PgBouncer"; a name the other holds after its verb does not count, as in
-    ``_shares_subject``): then the values are in the slots of two subjects, not one."""
-    subjects, held = [], []
+    ``_shares_subject``), or one's is the other's narrowed after its noun by words the other never says ("Le serveur
+    de sauvegarde est à Dublin" / "Le serveur est à Francfort", "The server of the backup team"): then the values are
+    in the slots of two subjects, not one."""
+    ordered, held = [], []
     for read, value in ((old, was), (new, now)):
         clauses = {t.clause for t in read.sequence if t.key == value}
-        subjects.append({t.key for t in read.sequence
-                         if t.clause in clauses and t.subject and t.kind not in _POINT_VALUES and t.key != value})
+        ordered.append([t.key for t in read.sequence
+                        if t.clause in clauses and t.subject and t.kind not in _POINT_VALUES and t.key != value])
         held.append({t.key for t in read.sequence if t.subject or t.kind == "word"})
-    return all(subjects) and subjects[0].isdisjoint(held[1]) and subjects[1].isdisjoint(held[0])
+    subjects = [set(keys) for keys in ordered]
+    narrowed = any(keys[:1] and keys[0] in subject and subject < set(keys) and (set(keys) - subject).isdisjoint(words)
+                   for keys, subject, words in ((ordered[0], subjects[1], held[1]), (ordered[1], subjects[0], held[0])))
+    return all(subjects) and (subjects[0].isdisjoint(held[1]) and subjects[1].isdisjoint(held[0]) or narrowed)
 
 
 def _subjects_at(read: _Read, value: str) -> set[str]:
@@ -763,6 +769,11 @@ def _object_denied(negated: _Read, plain: _Read, hit: list[str]) -> bool:
     beside = [t for t in negated.sequence if t.clause in clauses and t.kind != "word"]
     if beside and all(t.key not in plain.words and any(u.kind == t.kind and u.key not in negated.words
                                                        for u in plain.sequence) for t in beside):
+        return False
+    # so does one beside a period ``plain`` says another of ("We discontinued the monthly report" / "We send a weekly
+    # report")
+    periods = {t.key for t in negated.sequence if t.clause in clauses and t.key in _PERIODIC}
+    if periods and periods.isdisjoint(plain.words) and not _PERIODIC.isdisjoint(plain.words - negated.words):
         return False
     if not set(hit) <= verbs | objects:
         return True

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .contradiction_words import (CHANGE_VERBS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PRONOUNS, REPLACING, STOP,
-                                  _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens, stem)
+from .contradiction_words import (CHANGE_VERBS, CLAUSE_WORDS, DETERMINERS, LOWER_NAMES, NAME_VERBS, PERIODS,
+                                  PRONOUNS, REPLACING, STOP, _CONTRASTS, _TO, _WHEN, Marks, Slots, Tokens, stem)
 from .query import PASSIVE
 
 _OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some", "more"}  # "to make it", "to make a"
@@ -16,7 +16,9 @@ _OBJECTS = PRONOUNS | DETERMINERS | {"a", "an", "me", "us", "him", "them", "some
 # read as a denial of the name from then on (``_ending``).
 ENDING = REPLACING | frozenset("""retired dropped ditched abandoned decommissioned sunset sunsetted scrapped dumped
 discontinued deprecated removed killed quit cancelled canceled uninstalled axed""".split())
-ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "using"), ("moved", "off"),
+ENDING_PHRASES = (("stopped", "using"), ("stopped", "paying", "for"), ("quit", "using"), ("gave", "up", "using"),
+                  ("given", "up", "using"), ("gave", "up", "on"), ("given", "up", "on"), ("gave", "up"),
+                  ("given", "up"), ("moved", "off"),
                   ("moved", "away", "from"), ("switched", "away", "from"), ("migrated", "off"),
                   ("migrated", "away", "from"), ("phased", "out"), ("got", "rid", "of"), ("gotten", "rid", "of"),
                   ("shut", "down"), ("turned", "off"), ("switched", "off"), ("no", "longer", "use"),
@@ -34,7 +36,7 @@ _PASSIVE_ENDING = ENDING | frozenset(_PARTICLES)  # "Jenkins was phased out"
 # German and French say "no longer" after the verb and its object: read as a predicate below with or without a form
 # of "be" before it ("Wir nutzen Jenkins nicht mehr", "Jenkins wird nicht mehr genutzt", "Jenkins n'est plus
 # utilisé"); French puts it around the verb too ("Nous n'utilisons plus Jenkins": ``_ne_plus``).
-_AFTER_NAME = (("nicht", "mehr"), ("nicht", "länger"), ("n'est", "plus"), ("n’est", "plus"))
+_AFTER_NAME = (("nicht", "mehr"), ("nicht", "länger"), ("ne", "est", "plus"))  # "n'est": ``_tokens``
 # Predicates ending the name before them after a form of "be" or "got", as a participle of ``_PASSIVE_ENDING``
 # does: "Jenkins is no longer used", "PagerDuty is gone", "Jenkins got the axe".
 _PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), ("the", "chop"),
@@ -100,7 +102,7 @@ def _lower_name(tokens: Tokens, at: int) -> bool:
     word, pronoun or determiner ("We ditched it for yarn")."""
     raw = tokens[at][0]
     return _LOWER_WORD.fullmatch(raw) is not None and raw not in STOP and raw not in _OBJECTS \
-        and not _gerund_ended([t[0].lower() for t in tokens[max(0, at - 1):at + 1]], min(at, 1)) \
+        and _stopped_at([t[0].lower() for t in tokens[max(0, at - 3):at + 1]], min(at, 3)) is None \
         and (_ended_slot(tokens, at) or _replacing_slot(tokens, at)) and _closing(tokens, at)
 
 
@@ -157,6 +159,10 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
             said = range(lead, stop)
         size = _predicate(lowered, i) if stop == start else 0
         after_name = bool(size) and tuple(lowered[i:i + size]) in _AFTER_NAME
+        no_more = _kein_mehr(slots, lowered, marks, i) if stop == start and not size else None
+        if no_more is not None:  # "Wir machen kein Planning mehr": what "kein" names ends, as after "nicht mehr"
+            (said_from, start), stop, verb_end, after_name = no_more, i, i + 1, True
+            said = range(said_from, verb_end)
         if size:
             aux = i - 1  # the passive: "Jenkins was retired", "... has been phased out", "... is no longer used"
             while aux >= 0 and lowered[aux] in _AUXILIARIES and not marks[aux][1]:
@@ -208,10 +214,8 @@ def bounded(slots: Slots, lowered: list[str], anchor: list[str | None], marks: M
     of", "due to" before an event ("because of the offsite"). "Since March" opens a state with no end: no bound.
     ``dating``: a month after "in" dates the statement instead, as it does a name's end, done once ("We decommissioned
     npm in October"), where it bounds a practice's or a negation's ("We stopped deploying on Fridays in December")."""
-    sentence = marks[at][2]
-    for j, word in enumerate(lowered):
-        if marks[j][2] != sentence:
-            continue
+    for j in _clause_of(lowered, marks, at):
+        word = lowered[j]
         if word in ("until", "till"):
             return True
         by = _BOUNDS.get(word) or (_PERIODS if (word, *lowered[j + 1:j + 2]) in _CAUSES else None)
@@ -221,6 +225,25 @@ def bounded(slots: Slots, lowered: list[str], anchor: list[str | None], marks: M
         if head in by and not (dating and word == "in" and head == "month"):
             return True
     return False
+
+
+_JOINING = frozenset({"but", "while", "whereas", "although", "though", "aber", "während", "mais", "pero"})
+
+
+def _clause_of(lowered: list[str], marks: Marks, at: int) -> range:
+    """The slots of the clause holding slot ``at`` for a bound in time: its sentence between the conjunctions joining
+    another clause ("but", "while" ...; "and", "und", "et", "y" before a pronoun: "We use X until the migration, but
+    we don't deploy on Fridays"), not between commas ("We stopped deploying, at least until the freeze ends")."""
+    def joins(j: int) -> bool:
+        return lowered[j] in _JOINING or lowered[j] in CLAUSE_WORDS and lowered[j + 1:j + 2] != [] \
+            and lowered[j + 1] in PRONOUNS
+
+    sentence, start, end = marks[at][2], at, at + 1
+    while start and marks[start - 1][2] == sentence and not joins(start - 1):
+        start -= 1
+    while end < len(lowered) and marks[end][2] == sentence and not joins(end):
+        end += 1
+    return range(start, end)
 
 
 def _head(slots: Slots, anchor: list[str | None], marks: Marks, k: int) -> str | None:
@@ -237,13 +260,12 @@ def _head(slots: Slots, anchor: list[str | None], marks: Marks, k: int) -> str |
     return head
 
 
-# Periods and events a statement may hold for, as stemmed (``bounded``): not "week", "weekend", "morning", which
-# "during the week", "in the morning" make a recurring time.
-_PERIODS = frozenset(map(stem, """month summer winter autumn season semester quarter sprint holiday vacation freeze
-migration offsite outage incident rollout upgrade audit conference retreat hackathon trip leave break maintenance
-transition cutover crunch""".split()))
+# Periods and events a statement may hold for, as stemmed (``bounded``): no recurring period ("during the week").
+_PERIODS = frozenset(period for period, recurring in PERIODS.items() if not recurring) | frozenset(map(stem, """sprint
+holiday vacation freeze migration offsite outage incident rollout upgrade audit conference retreat hackathon trip leave
+break maintenance transition cutover crunch""".split()))
 _SPANS = frozenset({"day", "hour", "minute", "while", "moment"})  # "for the day", "for a while"
-_BOUNDS = {"this": _WHEN | _SPANS | _PERIODS, "next": _WHEN | _SPANS | _PERIODS, "for": _WHEN | _SPANS | _PERIODS,
+_BOUNDS = {**dict.fromkeys(("this", "next", "for"), _WHEN | _SPANS | _PERIODS),
            **dict.fromkeys(("in", "during", "over", "through", "throughout"), _PERIODS)}
 _CAUSES = (("because", "of"), ("due", "to"))
 
@@ -258,18 +280,33 @@ def _verb_apart(lowered: list[str], marks: Marks, start: int, at: int, end: int)
     last = end
     while last < len(lowered) and not marks[last - 1][1]:
         last += 1
-    french = lowered[at].startswith(("n'", "n’"))
+    french = lowered[at] == "ne"
     participle = [end] if french and end < last else [last - 1] if not _BE.isdisjoint(lowered[start:at]) else []
     return [*range(lead, start), *participle]
 
 
 def _ne_plus(lowered: list[str], i: int) -> tuple[str, ...] | None:
-    """The French "ne ... plus" from ``i`` around one verb ("n'utilisons plus", "ne gérons plus"), a denial said to
-    have begun as "no longer use" is; None where none stands there."""
-    word = lowered[i]
-    if word.startswith(("n'", "n’")) and lowered[i + 1:i + 2] == ["plus"]:
-        return word, "plus"
-    return tuple(lowered[i:i + 3]) if word == "ne" and lowered[i + 2:i + 3] == ["plus"] else None
+    """The French "ne ... plus" from ``i`` around one verb ("ne gérons plus", "n'utilisons plus": ``_tokens`` splits
+    the "n'" off), a denial said to have begun as "no longer use" is; None where none stands there."""
+    return tuple(lowered[i:i + 3]) if lowered[i] == "ne" and lowered[i + 2:i + 3] == ["plus"] else None
+
+
+_KEIN = frozenset("kein keine keinen keinem keiner keines".split())
+
+
+def _kein_mehr(slots: Slots, lowered: list[str], marks: Marks, at: int) -> tuple[int, int] | None:
+    """(the slot of "kein", of the first name after it) where "mehr" at ``at`` closes the German "kein(e, en ...) ...
+    mehr" around names ("keinen wöchentlichen Bericht mehr": a German noun after "kein" is read as a name), a denial
+    said to have begun as "nicht mehr" is; None where none stands there."""
+    if lowered[at] != "mehr" or not at or slots[at - 1][0] not in ("name", "ident") or marks[at - 1][1]:
+        return None
+    first = at - 1
+    while first and slots[first - 1][0] in ("name", "ident") and not marks[first - 1][1]:
+        first -= 1
+    kein = next((j for j in range(first - 1, max(-1, first - 4), -1) if lowered[j] in _KEIN), None)
+    if kein is None or any(marks[j][1] for j in range(kein, first)):
+        return None
+    return kein, first
 
 
 def _predicate(lowered: list[str], i: int) -> int:
@@ -285,30 +322,39 @@ def _predicate(lowered: list[str], i: int) -> int:
 # Verbs ending a practice said after them as a verb's "-ing" ("We stopped deploying on Fridays", "quit smoking"), and
 # verbs ending one said as a noun after them or, in the passive, before them ("We dropped Friday deploys", "Friday
 # deploys were discontinued"): read as "no longer" before the practice's verb is (a name's end is ``_ending``'s).
-STOPPING = frozenset("stop stops stopped stopping ceased quit".split())
+STOPPING = frozenset("stop stops stopped stopping cease ceases ceased quit quits".split())
+_GIVING = frozenset("give gives gave given giving".split())  # "gave up (on) running nightly builds"
 _PRACTICE_ENDING = frozenset("dropped discontinued scrapped abolished ceased stopped".split())
 _PASSIVE_PRACTICE = _PRACTICE_ENDING - {"stopped", "ceased"}  # "The deploy was stopped by an outage": an event
-_GERUND_PHRASES = frozenset(p[:2] for p in ENDING_PHRASES)  # "stopped using": a name's end
+# "stopped using", "gave up using": a name's end
+_GERUND_PHRASES = frozenset(p[:k] for p in ENDING_PHRASES for k in range(2, len(p) + 1))
 _LIGHT = frozenset({"doing", "having", "holding"})  # "-ing"s whose object is the practice
+# Spanish and French verbs ending a practice said after them as an infinitive after "de" ("Dejamos de desplegar los
+# viernes", "Nous avons arrêté d'envoyer le rapport"), by language, and the auxiliaries before their participles.
+_STOPPING_DE = {**dict.fromkeys("dejo dejas deja dejamos dejan dejé dejaste dejó dejaron dejado".split(), "es"),
+                **dict.fromkeys("arrête arrêtons arrêtent arrêté cesse cessons cessent cessé".split(), "fr")}
+_HAVING = frozenset("he has ha hemos han avons ai as a avez ont".split())
 
 
 def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
                   marks: Marks) -> list[tuple[tuple[int, ...], int]]:
     """(the slots of the words ending it, the slot of the practice) of each practice a text says has ended: the
-    "-ing" right after a verb of ``STOPPING`` ("stopped deploying"), the last word of the noun after a verb of
-    ``_PRACTICE_ENDING``, determiners, days and times aside ("dropped Friday deploys", "discontinued the weekly
-    sync"), or the word before its form of "be" in the passive ("Friday deploys were discontinued"); in French and
-    German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous ne déployons plus le
-    vendredi", "Wir deployen freitags nicht mehr"). Not a name (``_ending``), nor an end bounded in time ("stopped
+    "-ing" right after a verb of ``STOPPING`` or "gave up" (``_stopped_at``: "stopped deploying"), the last word of the
+    noun after a verb of ``_PRACTICE_ENDING``, determiners, days and times aside ("dropped Friday deploys",
+    "discontinued the weekly sync"), or the word before its form of "be" in the passive ("Friday deploys were
+    discontinued"); in French and German the verb inside "ne ... plus" or opening the clause before "nicht mehr" ("Nous
+    ne déployons plus le vendredi", "Wir deployen freitags nicht mehr"), in Spanish and French an infinitive after
+    "dejar de", "arrêter de" (``infinitive_ended``). Not a name (``_ending``), nor an end bounded in time ("stopped
     deploying until Monday": ``bounded``)."""
     found: list[tuple[tuple[int, ...], int]] = []
     count = len(slots)
     for i, word in enumerate(lowered):
-        at = None
+        at = begun = None
         if i + 1 < count and not marks[i][1]:
             following = lowered[i + 1]
-            light = following in _LIGHT and _gerund_ended(lowered, i + 1)  # "stopped doing code reviews"
-            if _gerund_ended(lowered, i + 1) and anchor[i + 1] is not None and not light:
+            begun = _stopped_at(lowered, i + 1)
+            light = following in _LIGHT and begun is not None  # "stopped doing code reviews"
+            if begun is not None and anchor[i + 1] is not None and not light:
                 at = i + 1
             elif word in _PRACTICE_ENDING and following not in _BE and (word, following) not in _GERUND_PHRASES \
                     or light:
@@ -323,10 +369,13 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
                     j += 1
                 if at is not None and j < count and slots[j][0] != "word" and not marks[j - 1][1]:
                     at = None  # "We dropped iOS 15 support": a version's end (``_ending``)
-        said: tuple[int, ...] = (i,)
-        if at is None and lowered[i + 1:i + 3] and (_ne_plus(lowered, i) or ("",))[0] == "ne" \
-                and slots[i + 1][0] == "word" and anchor[i + 1] is not None:
-            at, said = i + 1, (i, i + 2)  # "Nous ne déployons plus le vendredi"
+        said = tuple(range(begun, i + 1)) if at is not None and begun is not None else (i,)  # "gave up"
+        if at is None and _ne_plus(lowered, i) and slots[i + 1][0] == "word" and anchor[i + 1] is not None \
+                and slots[min(count - 1, i + 3)][0] not in ("name", "ident"):  # not a name's end: ``_ending``
+            at, said = i + 1, (i, i + 2)  # "Nous ne déployons plus le vendredi", "Nous n'envoyons plus le rapport"
+        if at is None and infinitive_ended(lowered, i) is not None:  # "Dejamos de desplegar los viernes"
+            verb = i - 1 - (lowered[i - 1] == "de")
+            at, said = i, tuple(range(verb - (verb > 0 and lowered[verb - 1] in _HAVING), i))  # "hemos dejado de"
         if at is None and tuple(lowered[i:i + 2]) in _AFTER_NAME[:2]:  # "Wir deployen freitags nicht mehr"
             said = (i, i + 1)
             lead = i
@@ -346,8 +395,32 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
     return found
 
 
-def _gerund_ended(lowered: list[str], at: int) -> bool:
-    """Whether the word at ``at`` is a verb's "-ing" right after a verb of ``STOPPING`` ("stopped deploying", "quit
-    smoking"; not "stopped using", which ends a name)."""
-    return at > 0 and lowered[at - 1] in STOPPING and lowered[at].endswith("ing") \
-        and (lowered[at - 1], lowered[at]) not in _GERUND_PHRASES
+def infinitive_ended(lowered: list[str], at: int) -> str | None:
+    """The key of the infinitive at ``at`` (lowercase words) after a verb of ``_STOPPING_DE`` and "de", or with "d'"
+    joined to it: its "we" form as stemmed, the form a team says a practice in ("desplegar" as "desplegamos",
+    "déployer" as "déployons", "envoyer" of "d'envoyer" as "envoyons"); None where none stands there."""
+    word = lowered[at]
+    elided = word.startswith(("d'", "d’"))
+    verb = at - 1 if elided else at - 2
+    if verb < 0 or not elided and lowered[at - 1] != "de" or lowered[verb] not in _STOPPING_DE:
+        return None
+    infinitive = word[2:] if elided else word
+    root, ending = infinitive[:-2], infinitive[-2:]
+    if _STOPPING_DE[lowered[verb]] == "es":
+        we = {"ar": "amos", "er": "emos", "ir": "imos"}.get(ending)
+    else:  # "mangeons", "commençons", "finissons", "vendons"
+        we = {"er": "eons" if root.endswith("g") else "ons", "ir": "issons", "re": "ons"}.get(ending)
+        root = root[:-1] + "ç" if ending == "er" and root.endswith("c") else root
+    return stem(root + we) if we is not None and len(root) >= 2 else None
+
+
+def _stopped_at(lowered: list[str], at: int) -> int | None:
+    """Where the words ending the verb's "-ing" at ``at`` start: a verb of ``STOPPING`` right before it ("stopped
+    deploying", "quit smoking"; not "stopped using", which ends a name) or "gave up", "given up" ... with or without
+    "on" ("gave up running nightly builds"); None where none stands there."""
+    if not lowered[at].endswith("ing") or not at:
+        return None
+    up = at - 1 - (lowered[at - 1] == "on")
+    start = at - 1 if lowered[at - 1] in STOPPING else up - 1 if up > 0 and lowered[up] == "up" \
+        and lowered[up - 1] in _GIVING else None
+    return start if start is not None and tuple(lowered[start:at + 1]) not in _GERUND_PHRASES else None

@@ -9,14 +9,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from .contradiction_ending import _LIGHT, _ending, _lower_name, _name_slot, bounded, practice_ends
+from .contradiction_ending import (_LIGHT, _ending, _lower_name, _name_slot, bounded, infinitive_ended,
+                                   practice_ends)
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
                                   GERMAN_ARTICLES, GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO,
-                                  NEGATIONS, OWNING, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP, TOWARD, VERBS,
-                                  _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots, holding, region_us,
-                                  stem)
+                                  NEGATIONS, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP,
+                                  TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
+                                  holding, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -180,8 +181,10 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
         if unit:
             slots.append(("word", unit, None))
             marks.append((owner, ends, sentence))
-    anchor = [stem(t) if k == "word" and t not in STOP and t not in CHANGE_WORDS else t if k in _ANCHORING else None
-              for k, t, _ in slots]
+    lowered = [t for _, t, _ in slots]
+    anchor = [infinitive_ended(lowered, i) or PERIOD_WORDS.get(t) or stem(t)
+              if k == "word" and t not in STOP and t not in CHANGE_WORDS else t if k in _ANCHORING else None
+              for i, (k, t, _) in enumerate(slots)]
     # A preposition names no slot: "port 9104 under /metrics" and "latency under 180 ms" share no value's slot.
     slotted = [None if a in _NO_SLOT else a for a in anchor]
     before: list[str | None] = []
@@ -201,7 +204,6 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             if not (k == "number" and i and slots[i - 1][1] == "number"):  # "memory number 3" says which, in no slot
                 beside.update(a for a in (before[i], after[i]) if a and a not in INTERJECTIONS)
     words = frozenset(a for a in anchor if a is not None) | frozenset(t for k, t, _ in slots if k != "word")
-    lowered = [t for _, t, _ in slots]
     moving = [i for i, t in enumerate(lowered) if t in MOVING_TO and _moves_value(slots, lowered, marks, i)]
     negated, changes = set(), [t for i, t in enumerate(lowered) if t in CHANGE_WORDS or i in moving]
     contrasted: set[str] = set()

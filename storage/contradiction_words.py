@@ -122,8 +122,8 @@ _FOREIGN_PRONOUNS = frozenset("wir ich er sie ihr nous je il elle ils elles vous
 _FOREIGN_BEING = frozenset(w for language in ("de", "fr", "es") for w in MOVES[language].being.split()) | {
     "está", "están", "se"} - {"war", "son", "era"}  # "se": "La contraseña se cambió"
 STOP |= GERMAN_ARTICLES | _FOREIGN_BEING | frozenset("""um auf im zum zur vom beim für mit nach bei von zu le la les un
-une du des au aux à de dans sur pour avec en el los las una unos unas del al con por para sobre unser unsere
-unseren unserem unserer notre nos nuestro nuestra nuestros nuestras""".split()) | _FOREIGN_PRONOUNS
+une du des au aux à de dans sur pour avec en depuis el los las una unos unas del al con por para sobre desde seit
+unser unsere unseren unserem unserer notre nos nuestro nuestra nuestros nuestras""".split()) | _FOREIGN_PRONOUNS
 NUMBER_WORDS = {word: str(n) for n, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
@@ -204,16 +204,24 @@ REGIONS = frozenset(("eu", "us", "uk", "emea", "apac", "amer", "latam"))
 # Words before what a change goes to: "to GitHub Actions", "replaced Jenkins with ...", "swapped Kong for
 # Traefik", "was replaced by Rollbar", "in favour of Yarn", "0.110 -> 0.125".
 _TO = frozenset({"to", "into", "onto", "with", "for", "by", "of"}) | ARROWS
+# Periods, as stemmed, and whether each recurs: "during the week", "in the morning" say a time of every week or day,
+# "over the summer", "in the quarter" bound a statement in time (``contradiction_ending.bounded``).
+PERIODS = {"week": True, "weekend": True, "morn": True, "even": True, "night": True, "year": True, "month": False,
+           "quarter": False, "season": False, "semester": False, "summer": False, "winter": False, "autumn": False}
+# Words read as a period's noun, stemmed as ``PERIODS`` has it: its adjectives ("the quarterly archiving" as
+# "archiving every quarter") and its German, French and Spanish nouns ("mois": its stem is the pronoun "moi").
+PERIOD_WORDS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+                "quarterly": "quarter", "yearly": "year", "annual": "year", "annually": "year"} | {
+    word: "week" for word in "woche wochen semaine semaines semana semanas".split()} | {
+    word: "month" for word in "monat monate monaten mois mes meses".split()}
 # Words of a time leading a clause, no subject's ("From this autumn Zoë's swimming group meets"), as stemmed
 # (not "fall", "spring", "term": a verb, a framework, a word)
-_WHEN = frozenset({"autumn", "summer", "winter", "week", "month", "year", "quarter", "today", "tomorrow", "tonight",
-                   "morn", "even", "weekend", "season", "semester", *WEEKDAY_NAMES})
+_WHEN = frozenset(PERIODS) | frozenset({"today", "tomorrow", "tonight", *WEEKDAY_NAMES})
 # Words of a relative time, as stemmed, besides ``_WHEN``'s: "last month", "two weeks ago", "yesterday".
 _RELATIVE = frozenset({"last", "ago", "yesterday", "earlier", "past", "previous", "day", "hour",
                        # and German, French, Spanish ones
-                       "letzt", "letzten", "letzter", "vergangen", "vergangenen", "woch", "monat", "gestern", "dernier",
-                       "dernièr", "passé", "semain", "moi", "hier", "pasado", "pasada", "última", "último", "semana",
-                       "mes", "ayer"})
+                       "letzt", "letzten", "letzter", "vergangen", "vergangenen", "gestern", "dernier", "dernièr",
+                       "passé", "hier", "pasado", "pasada", "última", "último", "ayer"})
 _WHEN_KINDS = frozenset({"time", "day", "month", "date"})  # kinds of value telling when ("20 December": ``_calendar``)
 # What a question asks for, by its words, as the kinds of value an answer holds ("which host ..." wants a
 # host, "what port ..." a number): a memory changing a value of another kind does not outdate an older one
@@ -242,7 +250,7 @@ ATTRIBUTES: dict[str, frozenset[str]] = {word: kinds for words, kinds in (
      rétention seuil durée prix coût nombre límite tamaño cuota retención umbral duración precio coste costo""",
      frozenset({"number"})),
     ("""location region zone timezone address room venue directory folder bucket ort standort zeitzone adresse raum
-     lieu emplacement région fuseau adresse salle ubicación lugar región zona dirección sala""", _PLACES),
+     lieu emplacement région fuseau salle ubicación lugar región zona dirección sala""", _PLACES),
     ("owner maintainer assignee besitzer eigentümer propriétaire propietario dueño", frozenset({"name"})),
 ) for word in words.split()}
 

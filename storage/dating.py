@@ -18,6 +18,11 @@ _JOINING = re.compile(r"(?:\s+(?:on|in|from|the|of|at|as))*\s+", re.IGNORECASE)
 _OPENER = re.compile(r"(?<!\S)(?:since|from|starting|beginning|effective|after|as\s+of)" + _JOINING.pattern,
                      re.IGNORECASE)
 _WORD_END = re.compile(r"[,.;:!?]*(?=\s|$)")  # what may close a time's word ("October,", "sprint.")
+# An event opening a statement before its subject pronoun dates it as a time does ("Since the migration we no longer
+# deploy on Fridays", "Après la panne nous ..."): the opener, a determiner, one to three words, then the pronoun.
+_EVENT = re.compile(r"(?:since|after|following|depuis|après|desde|tras)\s+(?:the|this|that|our|le|la|les|l['’]|notre"
+                    r"|el|los|las|nuestro|nuestra)\s*(?:[^\W\d_][\w-]*\s+){1,3}?"
+                    r"(?=(?:we|i|they|nous|je|ils|elles|nosotros|nosotras)\s)", re.IGNORECASE)
 PHRASE_MAX = 200  # characters a time phrase spans at most (a text's phrases are read in constant time)
 
 
@@ -46,6 +51,9 @@ def split(text: str) -> tuple[str, str]:
     end = None if opening is None else _phrase_end(text, opening)
     if end is not None and text[end:].strip():
         return text[:end], text[end:].lstrip()
+    event = _EVENT.match(text, start)
+    if event is not None:
+        return event.group().rstrip(), text[event.end():]
     at = max(start + 1, len(text.rstrip()) - PHRASE_MAX)
     while (opener := _OPENER.search(text, at)) is not None:
         if _phrase_end(text, opener) == len(text.rstrip()):  # a phrase after a comma is left in place
