@@ -29,6 +29,7 @@ from .query import (
 from .records import Memory
 from .siblings import SPELLED_OTHERWISE
 from .subjects import AUDIENCE_SPELLINGS, qualifying
+from .timeforeign import another_language
 from .timewords import TimeRange, names_as_times
 
 if TYPE_CHECKING:
@@ -286,11 +287,14 @@ def gather(
                 if topic & set().union(*words_held(seq, memory)) for found in (seq, heads.get(seq, seq))}
     off_topic = frozenset(seq for seq in seqs if seq not in on_topic) if topic else frozenset()
 
+    def written_then(seq: int, memory: Memory) -> bool:
+        """Whether ``memory``'s text names the time asked, or writes its words as a time."""
+        return when is not None and (says_then(memory) or bool(
+            time_terms and time_terms <= words_held(seq, memory)[0] and when.written_in(memory.content or "")))
+
     def coverage_of(seq: int, memory: Memory, timed: bool = True) -> float:
         own, context = words_held(seq, memory)
-        then = timed and when is not None and (
-            when.holds(memory.observed_at) or says_then(memory)
-            or bool(time_terms and time_terms <= own and when.written_in(memory.content or "")))
+        then = timed and when is not None and (when.holds(memory.observed_at) or written_then(seq, memory))
         if on_topic and not topic & (own | context):
             own, context = set(), set()
         return max(covered(own), CONTEXT_COVERAGE * covered(context)) + (in_time / total if then else 0.0)
@@ -333,9 +337,17 @@ def gather(
         if act_words else frozenset(rows)
     by_doer = holding(tx, filters, rows, older, terms, [{t} for t in lexemes(doer_words)]) \
         if doer_words else frozenset(rows)
-    untimed = {seq: coverage_of(seq, rows[seq], timed=False) for seq in seqs if (seq not in subject_held and (
+    # Nor a hit holding no word of a question with a subject, nor its act, nor the time in its text, of no kind or
+    # meaning it names: the time raises a hit its words or vector find, never makes one sure alone
+    # (docs/retrieval-tuning.md#time).
+    bare = {seq: coverage_of(seq, rows[seq], timed=False) for seq in seqs} if when is not None else {}
+    naming = {t for t in time_terms if not t.isdigit()} if time_terms else set()  # "Black Friday" of "... 2024"
+    untimed = {seq: bare[seq] for seq in seqs if (seq not in subject_held and (
         (about and rows[seq].kind in held_kinds) or (meanings and seq not in fits)))
-        or seq not in acted or seq not in by_doer}
+        or seq not in acted or seq not in by_doer
+        or subject and bare.get(seq) == 0.0 and seq not in fits and not (act_words and seq in acted)
+        and rows[seq].kind not in kinds and not written_then(seq, rows[seq])
+        and not naming & words_held(seq, rows[seq])[0]}
     unknown = named_around(unknown, set(weights), closest, lexemes)
     subject_terms = lexemes(subject_words(content_words(chunks))) if when is not None and subject else set()
     worded = frozenset(rows[seq].id for seq in seqs if subject_terms & terms.get(seq, (set(), set()))[0])
@@ -351,7 +363,7 @@ def gather(
     typed = [word for word in (asked_type(words_query), asked_relation(words_query)) if word]
     unheard = tuple(unknown) + unheard_words(subject_words(content_words(chunks)),
                                              [*asked, *verbs, *after, *typed, *qualifying(words_query)],
-                                             found) if heard else ()
+                                             found) if heard and not another_language(words_query) else ()
     return Candidates(keyword, vector, rows, similarity, coverage, when, degraded,
                       unknown, unknown_password, kinds, kind_only, through, subject, named,
                       next(iter(listed), None), said, untimed, fits, worded, unheard, heads, off_topic,

@@ -62,8 +62,15 @@ _DAY_NOUNS = "tag tage jour jours día días dia dias giorno giorni dag dagen"
 _ASKING = {
     "what": "was wat qu' que qué quoi cosa che 何 こと",  # "決まったこと": what was decided
     "when": "wann quand cuándo quando wanneer いつ",
+    "where": "wo où dónde onde waar",
+    "why": "warum wieso weshalb pourquoi perché waarom",
+    "may": "darf dürfen",  # German modal verbs, which open a question as "may", "can" ... do
+    "can": "kann können",
+    "should": "soll sollen",
+    "must": "muss müssen",
     "who": "wer qui quién quem chi wie 誰",
-    "which": "welche welcher welches welchen quel quelle quels quelles cuál cuáles qual quale quali welk welke",
+    "which": "welche welcher welches welchen welchem quel quelle quels quelles cuál cuáles qual quale quali welk"
+             " welke",
     "we": "wir nous nosotros nosotras nós noi 私たち",
     "i": "ich je j' yo eu io ik 私",
     "you": "du ihr tu vous usted ustedes você vocês voi jij",
@@ -199,6 +206,12 @@ def _another_language(query: str, asking: re.Pattern[str]) -> bool:
     said = _asked()
     found = {w for w in (m[0].lower().replace("’", "'") for m in asking.finditer(query)) if w not in _ALSO_ENGLISH}
     return len(found) >= 2 and any(said[w] not in _PARTICLE for w in found)
+
+
+def another_language(query: str) -> bool:
+    """Whether ``query`` is asked in one of the languages above (:func:`_another_language`): "Wo läuft die
+    Datenbank?", "Wie heißt der Build-Server?"."""
+    return _another_language(query, _patterns()[5])
 
 
 @cache

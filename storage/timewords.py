@@ -154,6 +154,10 @@ _NOT_REPEATED = re.compile(r"\b(?:last|this|next|ago|past|previous|before|prior|
                            r"|older|newer|up)\b", re.IGNORECASE)  # words of a time relative to now or a bound
 _THIRDS = {"beginning": 0, "start": 0, "early": 0, "middle": 1, "mid": 1, "end": 2, "late": 2}
 _NOUN_AFTER = re.compile(r"\s+(?!(?:" + "|".join(sorted(STOP_WORDS)) + r")\b)[a-z]+\b")
+# A form of "be" before "early" or "late" makes it said of what the question asks about, not a part of the time
+# after it: "was payroll late last week?", "the trains were late last week" ("late" is no part of the week).
+_SAID_OF = re.compile(r"(?:^\W*(?:is|are|was|were|am)\s+(?!there\b)(?:(?![\w'-]*ed\b)[\w'-]+\s+){1,3}"
+                      r"|\b(?:is|are|was|were|am|be|been)\s+)$", re.IGNORECASE)
 # Words placing what is asked within the time named, which name nothing without it ("earlier this month",
 # "back in March"): they go with the time (left a word, "earlier" was a subject no memory holds).
 _WITHIN_TIME = r"\b(?:earlier|later|sometime|back)"
@@ -763,6 +767,8 @@ class TimeParser:
                 found = _word_before(query, found.start(1)) if found else None
                 before = found.group(1).lower() if found else ""
             part = _PART_OF.search(query, max(0, m.start() - _LOOKBACK), m.start())
+            if part and part[4] and _SAID_OF.search(query, max(0, part.start() - _LOOKBACK), part.start()):
+                part = None  # "was payroll late last week?": late is what payroll was
             begin = part.start() if part else found.start(1) if found and before in _AHEAD_WORDS else first
             head = _DIRECTION.search(query, max(0, begin - _LOOKBACK), begin)
             unit = _word_before(query, head.start()) if head else None
@@ -773,6 +779,8 @@ class TimeParser:
             if listed and not direction and LIST_JOIN.fullmatch(query, listed[-1][1], first):
                 lead = listed[-1][5]  # "on 11/03 and 12/03", "in March and April": led as the time before it
             bare = re.match(_WEEKDAYS, m.group(0), re.IGNORECASE) is not None
+            if kind == "weekday" and (lead in ("", "the") or lead in _OWNERS) and _NOUN_AFTER.match(query, m.end()):
+                continue  # "Friday deploys allowed?", "were the Monday standups moved?": of every Friday, Monday
             if kind == "digits" and _SHORT_DATE.fullmatch(m.group(0)) and (
                     lead not in _SHORT_DATE_LEAD or _measured(query, m, found)):
                 continue  # "a 16/9 screen", "3/4 of the budget", "a ratio of 16/9": no day
