@@ -596,27 +596,23 @@ def offset(value: int | None) -> int:
     return integer("offset", value, 0, limits.LIST_MAX_OFFSET)
 
 
-def query(value: str) -> str:
-    """Check a recall query: a string of at most QUERY_MAX_CHARS characters.
-
-    NUL and other control characters are allowed (they are simply not words);
-    lone surrogates are not, since they cannot be encoded. Returns the query without its
+def query(value: str, field: str = "query") -> str:
+    """Check a recall query (or a text searched as one, named ``field``): a string of at most
+    QUERY_MAX_CHARS characters, without NUL or lone surrogates, as every other text field. Other
+    control characters are allowed (they are simply not words). Returns the query without its
     ``<private>`` spans (:func:`public`) and invisible characters (``_INVISIBLE``), which would split
     its words.
 
     Raises:
         InvalidInput: not such a string, or nothing is left once its private spans are dropped.
     """
-    if not isinstance(value, str):
-        raise InvalidInput("query", f"must be a string; got {shown(value)}")
+    _check_text(field, value)
     if len(value) > limits.QUERY_MAX_CHARS:
-        raise InvalidInput("query", f"is {len(value):,} characters; the limit is {limits.QUERY_MAX_CHARS:,}")
-    if not encodable(value):
-        raise InvalidInput("query", NOT_UNICODE)
+        raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.QUERY_MAX_CHARS:,}")
     kept, dropped = public(value)  # never searched, as a hook's prompt: the one place every search passes
     kept = visible(kept or "")
     if dropped and not kept.strip():
-        raise InvalidInput("query", "is empty once its <private>...</private> spans are removed (text inside them "
+        raise InvalidInput(field, "is empty once its <private>...</private> spans are removed (text inside them "
                                     "is never searched): give words outside them")
     return kept
 

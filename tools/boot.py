@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 from memvault.storage import literal, validate
 from memvault.storage.consolidate import PAIRS_COUNTED
 from memvault.storage.embeddings import floor_tokens
-from memvault.storage.errors import InvalidInput, NotFound
-from memvault.storage.limits import KINDS, QUERY_MAX_CHARS
+from memvault.storage.errors import NotFound
+from memvault.storage.limits import KINDS
 from memvault.storage.ranking import SURE_CONFIDENCE
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
@@ -382,7 +382,7 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     client's working directory) the last session is that folder's when it has one (:func:`last_session`).
 
     Raises:
-        InvalidInput: ``task`` is longer than ``QUERY_MAX_CHARS`` or holds a credential.
+        InvalidInput: ``task`` is no query recall takes (``validate.query``) or holds a credential.
     """
     scopes = caller.scopes(None)
     leading, note = _relevant(store, caller, scopes, task) if task and task.strip() else ([], "")
@@ -487,8 +487,7 @@ def newer_first(memories: list[Memory], newer_of: dict[str, str]) -> list[Memory
 def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tuple[list[Memory], str]:
     """The memories recall finds for ``task`` with at least ``SURE_CONFIDENCE``, and the best-ranked
     procedure (see ``TASK_PROCEDURE_RANK``), best first; the header's note saying what was found."""
-    if len(task) > QUERY_MAX_CHARS:
-        raise InvalidInput("task", f"is {len(task):,} characters; the limit is {QUERY_MAX_CHARS:,}")
+    validate.query(task, "task")
     validate.no_credential("task", task)
     outcome = store.recall(tenant=caller.tenant, query=task, scopes=scopes, limit=TASK_HITS_MAX)
     best = next((hit for hit in outcome.hits[:TASK_PROCEDURE_RANK] if hit.memory.kind == "procedure"), None)
