@@ -34,14 +34,7 @@ if TYPE_CHECKING:
     from memvault.storage.store import Store
 
 Flags = dict[str, dict[str, Any]]  # a flag or positional argument -> add_argument's keywords
-
-
-def _integer(text: str) -> int | str:
-    """The integer typed, else the text, which the field's own check refuses with its range."""
-    try:
-        return int(text)
-    except ValueError:
-        return text
+_integer = config_module.whole_number  # a number flag's type: ASCII digits, as every path reads them
 
 
 # Flags allowed before the command too (`memvault --db X stats`): moved after it before parsing.
