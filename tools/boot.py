@@ -53,7 +53,7 @@ SECTIONS = (  # shares sum to 0.9: a tenth, and every unused share, goes to the 
     Section("Recent failures", ("failure",), newest_first=True, share=0.15),
     Section("Recent episodes", ("episode",), newest_first=True, share=0.15),
 )
-# The memories relevant to a task lead, within half the budget, once today's sections have their first lines.
+# The memories relevant to a task lead, within half the budget; today's sections keep room for their first lines.
 TASK = Section("Relevant to the task", KINDS, newest_first=False, cap=0.5, leads=True)
 TASK_HITS_MAX = 10  # recall hits looked at for a task; those under SURE_CONFIDENCE are left out, but:
 # the best-ranked procedure when among the first TASK_PROCEDURE_RANK hits, from TASK_PROCEDURE_FLOOR (a
