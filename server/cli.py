@@ -34,14 +34,7 @@ if TYPE_CHECKING:
     from memvault.storage.store import Store
 
 Flags = dict[str, dict[str, Any]]  # a flag or positional argument -> add_argument's keywords
-
-
-def _integer(text: str) -> int | str:
-    """The integer typed, else the text, which the field's own check refuses with its range."""
-    try:
-        return int(text)
-    except ValueError:
-        return text
+_integer = config_module.whole_number  # a number flag's type: ASCII digits, as every path reads them
 
 
 # Flags allowed before the command too (`memvault --db X stats`): moved after it before parsing.
@@ -226,10 +219,13 @@ KEYS: dict[str, tuple[str, Flags]] = {  # `memvault keys ACTION`
 }
 
 
+def _table(command: str) -> Flags:
+    return KEYS[command[5:]][1] if command.startswith("keys ") else COMMANDS[command][1]
+
+
 def flags_of(command: str) -> list[str]:
     """The flags ``command`` ("list", "keys create") takes, a short form after its long one."""
-    table = KEYS[command[5:]][1] if command.startswith("keys ") else COMMANDS[command][1]
-    return [flag for name, spec in table.items() if name.startswith("-")
+    return [flag for name, spec in _table(command).items() if name.startswith("-")
             for flag in (name, *spec.get("aliases", ()))]
 
 
@@ -357,10 +353,13 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     args, extra = parser.parse_known_args(given)
     command = " ".join(word for word in (args.command, getattr(args, "action", None)) if word)
     if extra:  # named with the command's own usage (its error masks credentials)
-        if command and extra[0].startswith("-") and extra[0] != "-":
-            _not_taken(parsers[command], command, extra[0].split("=", 1)[0])
+        flag = next((word for word in extra if word.startswith("-") and word != "-"), None)
+        if command and flag is not None:
+            _not_taken(parsers[command], command, flag.split("=", 1)[0])
         words = " ".join(credentials_in(w) or w for w in extra)  # each whole (a key with spaces)
-        parsers.get(command, parser).error(f"unrecognized arguments: {words}")
+        if command:
+            _not_taken(parsers[command], command, words)
+        parser.error(f"unrecognized arguments: {words}")
     if not command and sys.stdin.isatty():
         parser.print_help(sys.stderr)  # a person typed `memvault`: clients always run `memvault serve`
         parser.exit(2)
@@ -402,11 +401,17 @@ def _hook_args(argv: Sequence[str]) -> argparse.Namespace | None:
 
 
 def _not_taken(parser: argparse.ArgumentParser, command: str, flag: str) -> NoReturn:
-    """Exit 2 (as argparse): ``command`` takes no ``flag``, and these flags."""
+    """Exit 2 (as argparse): ``command`` takes no ``flag`` (or, not a flag, these words more), and these
+    flags (and arguments)."""
     whole = command in ("stats", "reindex", "doctor", "consolidate") and flag in ("--tenant", "--scope")
     why = " (it covers the whole database: every tenant and scope)" if whole else ""
     takes = [name for name in flags_of(command) if name.startswith("--")]
-    parser.error(f"`memvault {command}` takes no {credentials_in(flag) or flag}{why}; its flags: "
+    refused, named = credentials_in(flag) or flag, ""
+    if not flag.startswith("-"):
+        arguments = [spec.get("metavar", name.upper()) for name, spec in _table(command).items()
+                     if not name.startswith("-")]
+        refused, named = f"argument {refused!r}", f"its arguments: {', '.join(arguments) or 'none'}; "
+    parser.error(f"`memvault {command}` takes no {refused}{why}; {named}its flags: "
                  f"{', '.join(takes) or 'none'} (`memvault {command} -h`)")
 
 

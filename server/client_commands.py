@@ -174,8 +174,9 @@ def hook(args: argparse.Namespace, config: config_module.Config) -> int:
     try:
         text = sys.stdin.buffer.read().decode("utf-8")
         document = hooks.run(config, args.client, args.event, hooks.payload(text, args.client, args.event))
-    except hooks.HookInputError as exc:
-        err(f"{args.client} {args.event} hook: {exc}")
+    except hooks.HookInputError as exc:  # named "hook" alone when its client or event is the one refused
+        known = args.event in hooks.EVENTS.get(args.client, ())
+        err(f"{args.client} {args.event} hook: {exc}" if known else f"hook: {exc}")
         return hooks.NON_BLOCKING
     except UnicodeDecodeError as exc:
         err(f"{args.client} {args.event} hook: stdin: not UTF-8 ({exc.reason} at byte {exc.start})")

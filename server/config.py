@@ -134,16 +134,21 @@ def _checked(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise ValueError(str(exc)) from None
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(text: str) -> int | str:
+    """The integer ``text`` writes in ASCII digits (a sign allowed), as a tool's JSON number, else
+    ``text``, which the field's own check refuses with its range ("٣", "１" and "1_000" too)."""
+    return int(text) if _WHOLE.fullmatch(text) else text
+
+
 def _whole(flag: object, env: str, default: int, low: int, high: int, unit: str = "") -> int:
     """The setting's whole number in ``low``..``high`` (``default`` when it is not set)."""
     value, name = _setting(flag, env)
     if value is None:
         return default
-    try:
-        number: object = int(value)
-    except ValueError:  # not a whole number: refused with the range
-        number = value
-    return _checked(validate.integer, name, number, low, high, unit)
+    return _checked(validate.integer, name, whole_number(value), low, high, unit)
 
 
 def _name(flag: str | None, env: str, default: str, reading: bool = False) -> str:

@@ -205,7 +205,7 @@ def prompt_context(store: Store, caller: Caller, prompt: str, cwd: str | None = 
     query, kinds = redact(prompt[:QUERY_MAX_CHARS + CONTENT_MAX_CHARS])
     for kind in kinds:  # a credential's marker is no word of the question
         query = query.replace(f"[{kind}]", " ")
-    query = query[:QUERY_MAX_CHARS]
+    query = query[:QUERY_MAX_CHARS].replace("\x00", " ")  # a NUL is no word, and recall refuses it
     asked_all = [query] + questions(query)
     last = None
     if any(refers_to_last_session(asked) for asked in asked_all):

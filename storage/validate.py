@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
@@ -356,21 +355,20 @@ def content_hash(text: str) -> str:
     """sha256 of the content with the white space that carries no meaning folded.
 
     A line break counts as one space, and so does a run of white space within a line other than a
-    tab, so rewrapped prose hashes alike, unless the line after the break is indented more than the
-    least indented line: then it keeps its line break and its own indentation as given (code,
-    YAML, nested lists). Blank
-    lines, white space at the ends of lines, indentation shared by every line, invisible characters
+    tab (a no-break space too: it looks like one), so rewrapped prose hashes alike, unless the line
+    after the break is indented: then it keeps its line break and its indentation as given (code,
+    YAML, nested lists; a snippet shifted as a whole is another snippet). Blank lines, white space
+    at the ends of lines, the indentation of a text of one line, invisible characters
     (``_INVISIBLE``), the Unicode normalization form, a full stop, "!" or "…" ending the text, the backquotes
     of inline code and the case of a capitalised first word do not count. Spaces inside quotes
     (``'a  b'`` in SQL, a grep pattern in backquotes) and tabs (tab-separated columns) count as
     written, as do case elsewhere and every other character.
     """
     lines = [line for line in nfc(visible(text)).rstrip().splitlines() if line.strip()]
-    indents = [line[: len(line) - len(line.lstrip())] for line in lines]
-    shared = len(os.path.commonprefix(indents))
     pieces = []
-    for line, indent in zip(lines, indents, strict=True):
-        own = indent[shared:]
+    for line in lines:
+        indent = line[: len(line) - len(line.lstrip())]
+        own = indent if len(lines) > 1 else ""
         body = _QUOTED_OR_SPACES.sub(lambda m: m.group() if m.group()[0] in "'\"`" else " ",
                                      line[len(indent):].rstrip())
         pieces.append(("\n" + own if own else " ") + body)
@@ -598,27 +596,23 @@ def offset(value: int | None) -> int:
     return integer("offset", value, 0, limits.LIST_MAX_OFFSET)
 
 
-def query(value: str) -> str:
-    """Check a recall query: a string of at most QUERY_MAX_CHARS characters.
-
-    NUL and other control characters are allowed (they are simply not words);
-    lone surrogates are not, since they cannot be encoded. Returns the query without its
+def query(value: str, field: str = "query") -> str:
+    """Check a recall query (or a text searched as one, named ``field``): a string of at most
+    QUERY_MAX_CHARS characters, without NUL or lone surrogates, as every other text field. Other
+    control characters are allowed (they are simply not words). Returns the query without its
     ``<private>`` spans (:func:`public`) and invisible characters (``_INVISIBLE``), which would split
     its words.
 
     Raises:
         InvalidInput: not such a string, or nothing is left once its private spans are dropped.
     """
-    if not isinstance(value, str):
-        raise InvalidInput("query", f"must be a string; got {shown(value)}")
+    _check_text(field, value)
     if len(value) > limits.QUERY_MAX_CHARS:
-        raise InvalidInput("query", f"is {len(value):,} characters; the limit is {limits.QUERY_MAX_CHARS:,}")
-    if not encodable(value):
-        raise InvalidInput("query", NOT_UNICODE)
+        raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.QUERY_MAX_CHARS:,}")
     kept, dropped = public(value)  # never searched, as a hook's prompt: the one place every search passes
     kept = visible(kept or "")
     if dropped and not kept.strip():
-        raise InvalidInput("query", "is empty once its <private>...</private> spans are removed (text inside them "
+        raise InvalidInput(field, "is empty once its <private>...</private> spans are removed (text inside them "
                                     "is never searched): give words outside them")
     return kept
 

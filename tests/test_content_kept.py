@@ -29,6 +29,13 @@ DISTINCT = [
     ("def f():\n\treturn 1", "def f():\n    return 1"),  # a tab vs spaces
     ("all:\n\tmake build", "all:\nmake build"),  # a Makefile recipe vs a target line
     ("    x = 1\ny = 2", "x = 1\ny = 2"),  # the first line's own indentation
+    # trial 77 S5: a snippet shifted as a whole is another snippet (where it stands is part of it)
+    ("def f():\n    return 1", "    def f():\n        return 1"),
+    ("spec:\n  replicas: 3", "  spec:\n    replicas: 3"),
+    ("def f():\n\treturn 1", "\tdef f():\n\t\treturn 1"),  # tabs
+    ("root:\n  child: 1\n  other: 2", "   root:\n     child: 1\n     other: 2"),  # by three
+    ("  a: 1\n  b: 2", "    a: 1\n    b: 2"),  # both indented, by two and by four
+    ("- one\n- two", "  - one\n  - two"),  # a list
     # adversarial pass 53 F4: white space within a line that a program reads
     ("SELECT id FROM users WHERE name = 'Ann  Lee'", "SELECT id FROM users WHERE name = 'Ann Lee'"),
     ('grep -n "TODO  fix" src/', 'grep -n "TODO fix" src/'),
@@ -43,11 +50,12 @@ DISTINCT = [
 SAME = [
     ("Deploys go out on Tuesdays", "Deploys   go out\non Tuesdays  "),  # rewrapped prose
     ("  Deploys go out on Tuesdays", "Deploys go out on Tuesdays"),  # one line: nothing to stand beside
+    ("\tDeploys go out on Tuesdays", "Deploys go out on Tuesdays"),
     ("line one\nline two", "line one  \r\nline two\r\n"),  # trailing spaces, CRLF
     ("first\n\n\nsecond", "first\nsecond"),  # blank lines
-    ("def f():\n    return 1", "    def f():\n        return 1"),  # a whole block shifted right
     ("a:\n  b:   1", "a:\n  b: 1"),  # a run of spaces inside a line, unquoted
-    ("Deploys go\u00a0out on Tuesdays", "Deploys go out on Tuesdays"),  # a no-break space
+    ("Deploys go\u00a0out on Tuesdays", "Deploys go out on Tuesdays"),  # a no-break space looks like a space
+    ("x = 1   \n  y = 2", "x = 1\n  y = 2"),  # spaces at a line's end
     ("Don't  deploy on Fridays", "Don't deploy on Fridays"),  # an apostrophe opens no quote
     # trial 53 #11: restatements that differ in form only crowded recall with copies
     ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays."),  # a final full stop

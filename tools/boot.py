@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 from memvault.storage import literal, validate
 from memvault.storage.consolidate import PAIRS_COUNTED
 from memvault.storage.embeddings import floor_tokens
-from memvault.storage.errors import InvalidInput, NotFound
-from memvault.storage.limits import KINDS, QUERY_MAX_CHARS
+from memvault.storage.errors import NotFound
+from memvault.storage.limits import KINDS
 from memvault.storage.ranking import SURE_CONFIDENCE
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
@@ -53,7 +53,7 @@ SECTIONS = (  # shares sum to 0.9: a tenth, and every unused share, goes to the 
     Section("Recent failures", ("failure",), newest_first=True, share=0.15),
     Section("Recent episodes", ("episode",), newest_first=True, share=0.15),
 )
-# The memories relevant to a task lead, within half the budget: today's sections keep the other half.
+# The memories relevant to a task lead, within half the budget; today's sections keep room for their first lines.
 TASK = Section("Relevant to the task", KINDS, newest_first=False, cap=0.5, leads=True)
 TASK_HITS_MAX = 10  # recall hits looked at for a task; those under SURE_CONFIDENCE are left out, but:
 # the best-ranked procedure when among the first TASK_PROCEDURE_RANK hits, from TASK_PROCEDURE_FLOOR (a
@@ -262,32 +262,47 @@ def render(
         part.used += used
         return used
 
-    def least(part: _Part) -> tuple[int, bool]:
+    def least(part: _Part, shortest: bool) -> tuple[int, bool]:
         # The tokens of its shortest first line, its heading included (its first memory whole, or cut
-        # to EXCERPT_MIN_CHARS when that exceeds its share), and whether it is an excerpt; 0 when
-        # neither fits its cap (no memory text is tokenized for a section whose first line fits its share).
+        # to EXCERPT_MIN_CHARS when that exceeds its share or ``shortest``), and whether it is an excerpt;
+        # 0 when neither fits its cap (no memory text is tokenized for a first line that fits its share).
         whole = cost(part, 0)
-        made = excerpt_line(part, 0, EXCERPT_MIN_CHARS) if whole > budget * part.section.share else None
-        shortest = min(whole, heading_cost(part) + made[2]) if made is not None else whole
-        return (shortest, shortest < whole) if shortest <= budget * part.section.cap else (0, False)
+        made = excerpt_line(part, 0, EXCERPT_MIN_CHARS) if shortest or whole > budget * part.section.share else None
+        line = min(whole, heading_cost(part) + made[2]) if made is not None else whole
+        return (line, line < whole) if line <= budget * part.section.cap else (0, False)
 
     # The footer's words on excerpts: reserved when a first line is to be cut, else paid by the first excerpt.
     noted = counter(_footer(total, total, budget, cut=total)) - footer
     reserved = 0
-    # A first line for every section, in order, each leaving room for the shortest first lines of the
-    # sections after it; when they cannot all fit, the earlier sections come first.
-    filled = [part for part in state if part.memories and not part.section.leads]
-    firsts, cut_first = [list(t) for t in zip(*(least(part) for part in filled))] or ([], [])
-    needed = sum(firsts) + (noted if any(cut_first) else 0)
-    if needed > room and needed <= budget - counter(title_only) - footer:
-        room += counter(header) - counter(title_only)  # the sections before the header's words
-        header = title_only
-    for part in state:
-        if part.section.leads and part.memories:
-            room -= fill(part, room)
-    if needed > room:
-        firsts = [0] * len(filled)
-    reserved = noted if needed <= room and any(cut_first) else 0  # for the first lines cut
+    # A first line for every section, in order (the task's first), each leaving room for the shortest
+    # first lines of the sections after it: whole where each fits its share, else cut when that fits,
+    # else the header's sentences go; when they cannot all fit, the earlier sections come first.
+    filled = [part for part in state if part.memories]
+
+    def firsts_within(room: int, shortest: bool) -> tuple[list[int], bool]:
+        # The shortest first lines of the sections from the first on that fit ``room``, and whether one is cut.
+        firsts: list[int] = []
+        cut = False
+        for part in filled:
+            tokens, excerpt = least(part, shortest)
+            if not tokens or sum(firsts) + tokens + (noted if cut or excerpt else 0) > room:
+                break
+            firsts.append(tokens)
+            cut = cut or excerpt
+        return firsts, cut
+
+    saving = counter(header) - counter(title_only)
+    extra, (firsts, cut_first) = 0, ([], False)
+    for more, shortest in ((0, False), (0, True), (saving, False), (saving, True)):  # until every section fits
+        plan = firsts_within(room + more, shortest)
+        if len(plan[0]) > len(firsts):
+            extra, (firsts, cut_first) = more, plan
+        if len(firsts) == len(filled):
+            break
+    if extra:
+        room, header = room + extra, title_only
+    firsts += [0] * (len(filled) - len(firsts))
+    reserved = noted if cut_first else 0  # for the first lines cut
     room -= reserved
     for n, part in enumerate(filled):
         room -= fill(part, room - sum(firsts[n + 1:]), most=1, least_excerpt=0)
@@ -296,6 +311,9 @@ def render(
             break
     if not cuts:
         room, reserved = room + reserved, 0
+    for part in filled:  # the task's memories, within its cap, before today's sections' shares
+        if part.section.leads:
+            room -= fill(part, room)
     for part in filled:  # then the guaranteed shares (whole lines: an excerpt waits for the room left), the rest
         room -= fill(part, min(room, int(budget * part.section.share) - part.used), least_excerpt=None)
     for part in filled:
@@ -364,7 +382,7 @@ def boot_context(store: Store, caller: Caller, budget: int, task: str | None = N
     client's working directory) the last session is that folder's when it has one (:func:`last_session`).
 
     Raises:
-        InvalidInput: ``task`` is longer than ``QUERY_MAX_CHARS`` or holds a credential.
+        InvalidInput: ``task`` is no query recall takes (``validate.query``) or holds a credential.
     """
     scopes = caller.scopes(None)
     leading, note = _relevant(store, caller, scopes, task) if task and task.strip() else ([], "")
@@ -469,8 +487,7 @@ def newer_first(memories: list[Memory], newer_of: dict[str, str]) -> list[Memory
 def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tuple[list[Memory], str]:
     """The memories recall finds for ``task`` with at least ``SURE_CONFIDENCE``, and the best-ranked
     procedure (see ``TASK_PROCEDURE_RANK``), best first; the header's note saying what was found."""
-    if len(task) > QUERY_MAX_CHARS:
-        raise InvalidInput("task", f"is {len(task):,} characters; the limit is {QUERY_MAX_CHARS:,}")
+    validate.query(task, "task")
     validate.no_credential("task", task)
     outcome = store.recall(tenant=caller.tenant, query=task, scopes=scopes, limit=TASK_HITS_MAX)
     best = next((hit for hit in outcome.hits[:TASK_PROCEDURE_RANK] if hit.memory.kind == "procedure"), None)

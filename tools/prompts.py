@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from memvault.storage import limits, literal, validate
-from memvault.storage.errors import InvalidInput
 
 
 def _scope(field: str, value: str) -> object:
@@ -19,10 +18,7 @@ def _scope(field: str, value: str) -> object:
 
 
 def _query(field: str, value: str) -> object:
-    try:
-        return validate.query(value)  # recall's query
-    except InvalidInput as exc:
-        raise InvalidInput(field, exc.reason) from None
+    return validate.query(value, field)  # recall's query
 
 
 # (prompt, argument) -> the check of the tool field it is passed to, called as check(argument, value) on a

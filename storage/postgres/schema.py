@@ -640,7 +640,8 @@ def _v_unsampled(conn: psycopg.Connection) -> None:
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
     _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS, _v_hashes,
-    _V_KEYS_BY_TENANT, _v_review_pairs, _v_unsampled)
+    _V_KEYS_BY_TENANT, _v_review_pairs, _v_unsampled,
+    _v_hashes)  # again: indentation shared by every line of a text of several lines counts
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
@@ -664,10 +665,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     (),
     (),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

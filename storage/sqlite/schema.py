@@ -442,11 +442,15 @@ FROM settings s, json_each(s.value, '$.pairs') p WHERE substr(s.key, 1, 7) = 're
 UPDATE settings SET value = json_remove(value, '$.pairs') WHERE substr(key, 1, 7) = 'review:';
 """
 
+# Indentation shared by every line of a text of several lines counts (``validate.content_hash``): the
+# hashes made again as in version 17.
+_V20_HASHES = _V17_HASHES
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
     _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS, _v14_turn_index,
     _v15_turn_index_deletes, _v16_accents_folded, _V17_HASHES, _V18_KEYS_BY_TENANT,
-    _V19_REVIEW_PAIRS,
+    _V19_REVIEW_PAIRS, _V20_HASHES,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
