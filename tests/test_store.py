@@ -262,7 +262,7 @@ HOSTILE_QUERIES = [
     ("(paren) AND OR NOT", "paren AND OR NOT are boolean operators"),
     ("NEAR(a b)", "NEAR a b is the FTS5 proximity syntax"),
     ("NEAR/3", "NEAR/3 limits the distance to 3 tokens"),
-    ("\x00\x01\x1f nul and controls", "nul and controls in the log file"),
+    ("\x01\x1f\x7f nul and controls", "nul and controls in the log file"),  # (NUL itself is refused: test_nul_in_searches)
     ("col:value", "col value pairs in the config"),
     ("x OR", "x OR y is a boolean expression"),
     ("SELECT * FROM memories; DROP TABLE memories; --", "SELECT FROM memories then DROP TABLE memories"),
@@ -281,7 +281,7 @@ def test_hostile_queries_find_the_memory_holding_their_words_by_keyword(store):
     assert all_memories(store) == len(HOSTILE_QUERIES)
 
 
-@pytest.mark.parametrize("query", ["!!! ??? ...", "🙂🚀🔥", "\x00\x01", '""', "*", "^:-"])
+@pytest.mark.parametrize("query", ["!!! ??? ...", "🙂🚀🔥", "\x01\x02", '""', "*", "^:-"])
 def test_query_without_words_returns_nothing(store, query):
     remember(store, "something stored")
     outcome = store.recall(tenant="a", query=query, scopes=SCOPES)
