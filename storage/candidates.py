@@ -337,17 +337,20 @@ def gather(
         if act_words else frozenset(rows)
     by_doer = holding(tx, filters, rows, older, terms, [{t} for t in lexemes(doer_words)]) \
         if doer_words else frozenset(rows)
-    # Nor a hit holding no word of a question with a subject, nor its act, nor the time in its text, of no kind or
-    # meaning it names: the time raises a hit its words or vector find, never makes one sure alone
-    # (docs/retrieval-tuning.md#time).
     bare = {seq: coverage_of(seq, rows[seq], timed=False) for seq in seqs} if when is not None else {}
     naming = {t for t in time_terms if not t.isdigit()} if time_terms else set()  # "Black Friday" of "... 2024"
+
+    def time_alone(seq: int) -> bool:
+        """Nor a hit holding no word of a question with a subject, nor its act, nor the time in its text, of no
+        kind or meaning it names: the time raises a hit its words or vector find, never makes one sure alone
+        (docs/retrieval-tuning.md#time)."""
+        memory = rows[seq]
+        return bool(subject) and bare.get(seq) == 0.0 and seq not in fits and not (act_words and seq in acted) \
+            and memory.kind not in kinds and not written_then(seq, memory) and not naming & words_held(seq, memory)[0]
+
     untimed = {seq: bare[seq] for seq in seqs if (seq not in subject_held and (
         (about and rows[seq].kind in held_kinds) or (meanings and seq not in fits)))
-        or seq not in acted or seq not in by_doer
-        or subject and bare.get(seq) == 0.0 and seq not in fits and not (act_words and seq in acted)
-        and rows[seq].kind not in kinds and not written_then(seq, rows[seq])
-        and not naming & words_held(seq, rows[seq])[0]}
+        or seq not in acted or seq not in by_doer or time_alone(seq)}
     unknown = named_around(unknown, set(weights), closest, lexemes)
     subject_terms = lexemes(subject_words(content_words(chunks))) if when is not None and subject else set()
     worded = frozenset(rows[seq].id for seq in seqs if subject_terms & terms.get(seq, (set(), set()))[0])

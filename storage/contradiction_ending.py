@@ -227,7 +227,7 @@ def bounded(slots: Slots, lowered: list[str], anchor: list[str | None], marks: M
     return False
 
 
-_JOINING = frozenset({"but", "while", "whereas", "although", "though", "aber", "während", "mais", "pero"})
+_CONJUNCTIONS = frozenset({"but", "while", "whereas", "although", "though", "aber", "während", "mais", "pero"})
 
 
 def _clause_of(lowered: list[str], marks: Marks, at: int) -> range:
@@ -235,7 +235,7 @@ def _clause_of(lowered: list[str], marks: Marks, at: int) -> range:
     another clause ("but", "while" ...; "and", "und", "et", "y" before a pronoun: "We use X until the migration, but
     we don't deploy on Fridays"), not between commas ("We stopped deploying, at least until the freeze ends")."""
     def joins(j: int) -> bool:
-        return lowered[j] in _JOINING or lowered[j] in CLAUSE_WORDS and lowered[j + 1:j + 2] != [] \
+        return lowered[j] in _CONJUNCTIONS or lowered[j] in CLAUSE_WORDS and lowered[j + 1:j + 2] != [] \
             and lowered[j + 1] in PRONOUNS
 
     sentence, start, end = marks[at][2], at, at + 1
