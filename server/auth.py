@@ -304,7 +304,7 @@ class KeySet:
 def _json_error(exc: json.JSONDecodeError) -> str:
     """What the JSON parser found wrong ("expecting value", "extra data"), without the character it quotes
     in some messages ("Invalid \\escape: 'x'"): the issuer's text never reaches the log."""
-    words = re.sub(r"(?: at)?(?:: .*)?$", "", exc.msg, flags=re.DOTALL)  # "... starting at": "at byte" follows
+    words = exc.msg.partition(": ")[0].removesuffix(" at")  # "Invalid \\escape: 'x'"; "... starting at" (byte follows)
     return words[:1].lower() + words[1:60] if re.fullmatch(r"[\w ',:()\\-]+", words, re.ASCII) else "malformed"
 
 
