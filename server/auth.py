@@ -123,7 +123,7 @@ class KeySet:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.url, self.max_age_s, self.cooldown_s, self.timeout_s, self._clock = url, max_age_s, cooldown_s, timeout_s, clock
         self._held: tuple[list[SigningKey], float] = ([], -math.inf)  # signing keys, monotonic time of their reading
-        self._unusable: dict[str, str] = {}  # kid -> why the set's JWK(s) of that kid verify nothing
+        self._unusable: dict[tuple[str, object], str] = {}  # (kid, kty) -> why the set's JWK(s) of them verify nothing
         self._said: frozenset[tuple[int, str, str]] = frozenset()  # the unusable JWKs the log last named
         self._tried = -math.inf
         self._reading = threading.Lock()  # held while a reading runs, released by the thread that ran it
@@ -158,8 +158,9 @@ class KeySet:
         if not fresh:  # -inf when another thread began the first reading a moment ago
             wait = self._tried + self.cooldown_s - self._clock()
             raise IssuerUnreachable(math.ceil(wait) if wait > 1 else 1)
-        if found is None and kid in self._unusable:
-            raise KeyRefused(self._unusable[kid])
+        refused = _refused_for(self._unusable, kid, alg, found)
+        if refused is not None:
+            raise KeyRefused(refused)
         if found is None:
             raise jwt.PyJWKClientError("kid not in the JWKS")
         return found
@@ -274,11 +275,12 @@ class KeySet:
                 kid = item.get("kid")
                 said.add((index, _kid_hash(kid), reason))
                 if isinstance(kid, str):
-                    unusable[kid] = f"the issuer's key with this token's kid cannot verify it: {reason}"
+                    why = f"the issuer's key with this token's kid cannot verify it: {reason}"
+                    unusable[kid, item.get("kty")] = why
         for (kid, kty), at in places.items():
             if len(at) > 1:  # which one signed a token naming it would be a guess (the first was taken)
-                unusable[kid] = (f"the issuer publishes {len(at)} signing keys under this token's kid, and which one "
-                                 "signed it cannot be told (RFC 7517 §4.5: each key's kid should differ)")
+                unusable[kid, kty] = (f"the issuer publishes {len(at)} signing keys under this token's kid, and which "
+                                      "one signed it cannot be told (RFC 7517 §4.5: each key's kid should differ)")
                 said |= {(index, _kid_hash(kid), f"{len(at)} signing keys of the set have its kid") for index in at}
                 keys = [k for k in keys if (k.key_id, k.kty) != (kid, kty)]
         for index, kid, reason in sorted(said - self._said):  # the issuer's text only as escaped by _shown
@@ -287,7 +289,8 @@ class KeySet:
         if not keys:
             log.warning("the issuer's JWKS lists no signing key memvault can use (%d listed): every token is "
                         "refused until it lists one", len(listed))
-        return keys, {kid: why for kid, why in unusable.items() if not any(k.key_id == kid for k in keys)}
+        return keys, {(kid, kty): why for (kid, kty), why in unusable.items()
+                      if not any((k.key_id, k.kty) == (kid, kty) for k in keys)}
 
     def _find(self, kid: object, alg: object) -> tuple[SigningKey | None, bool]:
         """The key listed under ``kid`` that ``alg`` fits, else the first of that kid (or None), and whether
@@ -301,7 +304,7 @@ class KeySet:
 def _json_error(exc: json.JSONDecodeError) -> str:
     """What the JSON parser found wrong ("expecting value", "extra data"), without the character it quotes
     in some messages ("Invalid \\escape: 'x'"): the issuer's text never reaches the log."""
-    words = re.sub(r"(?: at)?(?:: .*)?$", "", exc.msg, flags=re.DOTALL)  # "... starting at": "at byte" follows
+    words = exc.msg.partition(": ")[0].removesuffix(" at")  # "Invalid \\escape: 'x'"; "... starting at" (byte follows)
     return words[:1].lower() + words[1:60] if re.fullmatch(r"[\w ',:()\\-]+", words, re.ASCII) else "malformed"
 
 
@@ -666,6 +669,21 @@ class NotAnAccessToken(Exception):
 class KeyMismatch(Exception):
     """A token's ``alg`` is allowed but does not fit the issuer's key for its ``kid`` (:func:`fits`),
     or is not the ``alg`` that key's JWK lists (its one argument then)."""
+
+
+_KTY = {"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}  # the key type of an algorithm (RFC 7518 §3.1, RFC 8037)
+
+
+def _refused_for(unusable: dict[tuple[str, object], str], kid: str, alg: object, found: SigningKey | None) -> str | None:
+    """Why a token of ``kid`` and ``alg`` is refused by the set's JWKs that verify nothing (``unusable``: by kid
+    and kty), when ``found`` (the usable key of that kid, if any) cannot check it: the reason of the JWK of
+    ``alg``'s key type, else, with no usable key, any reason of that kid; None when nothing is said of it."""
+    if found is not None and (not isinstance(alg, str) or fits(alg, found.key)):
+        return None
+    kty = _KTY.get(alg[:2]) if isinstance(alg, str) else None
+    if (kid, kty) in unusable:
+        return unusable[kid, kty]
+    return next((why for (each, _), why in unusable.items() if each == kid), None) if found is None else None
 
 
 def fits(alg: str, key: object) -> bool:

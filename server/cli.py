@@ -7,6 +7,7 @@ Commands print text on stdout (one JSON document with ``--json``), notes and err
 from __future__ import annotations
 
 import argparse
+import difflib
 import io
 import json
 import logging
@@ -230,6 +231,7 @@ def flags_of(command: str) -> list[str]:
 
 
 _REQUIRED = re.compile(r"the following arguments are required: (.+)")
+_CHOICE = re.compile(r"argument (.+?): invalid choice: (.+?) \(choose from (.*)\)", re.DOTALL)
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|\S+")  # a quoted value, or a word
 
 
@@ -248,9 +250,24 @@ class _Parser(argparse.ArgumentParser):
             field = names[0].lstrip("-").lower().replace("-", "_")
             message = (f"{', '.join(names)}: {'is' if len(names) == 1 else 'are'} required "
                        f"(`{self.prog} -h` says what {'it takes' if len(names) == 1 else 'they take'})")
+        choice = _CHOICE.fullmatch(message)
+        if choice:  # argparse's words: "argument COMMAND: invalid choice: 'recal' (choose from 'serve', ...)"
+            field, message = _not_a_choice(self.prog, *choice.groups())
         if self.json_errors:
             out(json.dumps({"error": {"field": field, "message": message}}, indent=2))
         super().error(message)
+
+
+def _not_a_choice(prog: str, name: str, value: str, choices: str) -> tuple[str, str]:
+    """The field and memvault's words for argparse's "invalid choice" of ``value`` for argument ``name``
+    among ``choices`` (argparse's quoted list): the choices, and the nearest when one is near."""
+    names = [choice.strip().strip("'\"") for choice in choices.split(",")]
+    value = value.strip("'\"")
+    near = difflib.get_close_matches(value, names, n=1)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    if name in ("COMMAND", "ACTION"):
+        return name.lower(), f"{value!r} is no `{prog}` command; its commands: {', '.join(names)}{hint} (`{prog} -h`)"
+    return name.lstrip("-").replace("-", "_").lower(), f"{name}: {value!r} is not one of {', '.join(names)}{hint}"
 
 
 class _Once(argparse.Action):

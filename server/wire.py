@@ -168,12 +168,20 @@ class TooManyMembers(TooLarge):
 
 
 class TooManyValues(TooLarge):
-    """The message holds more than :data:`VALUES_MAX` JSON values (:func:`values_over`)."""
+    """The message holds more than :data:`VALUES_MAX` JSON values (:func:`values_over`); ``where``: the
+    member the count passed the limit in (:func:`crowded`), when it has a name."""
 
-    def __init__(self) -> None:
+    def __init__(self, where: str | None = None) -> None:
+        inside = f"; the count passed {VALUES_MAX:,} inside {where}" if where else ""
         super().__init__(f"Invalid Request: the message holds more than {VALUES_MAX:,} JSON values (strings, "
                          f"arrays, objects and the items between commas); memvault reads at most {VALUES_MAX:,} "
-                         "(a batch of 50 calls needs about 4,400)")
+                         f"(a batch of 50 calls needs about 4,400){inside}")
+
+
+def _unescaped(data: bytes, mark: bytes = b"") -> bytes:
+    """``data`` with its escaped backslashes and quotes replaced by ``mark``: no quote is left inside a
+    string."""
+    return data.replace(b"\\\\", mark).replace(b'\\"', mark)
 
 
 def values_over(data: bytes, limit: int = VALUES_MAX) -> bool:
@@ -183,7 +191,7 @@ def values_over(data: bytes, limit: int = VALUES_MAX) -> bool:
     its bytes; this count is a few passes of ``bytes.replace`` and ``count`` over the text, linear at C
     speed, and the strings are cut out only when they are at most ``limit`` (so at most that many
     pieces). Invalid JSON may count wrongly; it is refused either way."""
-    flat = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # no escaped quote is left inside a string
+    flat = _unescaped(data)
     strings = flat.count(b'"') // 2
     if strings > limit:
         return True
@@ -191,6 +199,44 @@ def values_over(data: bytes, limit: int = VALUES_MAX) -> bool:
         return False  # the marks inside strings counted too, and still within
     outside = b"".join(flat.split(b'"')[::2])
     return strings + outside.count(b"[") + outside.count(b"{") + outside.count(b",") > limit
+
+
+# In a text with no escaped quote (:func:`_unescaped`): a bracket, a colon, or a run of up to 1,000
+# strings and stretches of scalars between them (counted whole).
+_TOKEN = re.compile(rb'[][{}:]|(?:"[^"]*"|[^][{}:"]+){1,1000}')
+_LAST_NAME = re.compile(rb'"([A-Za-z_][A-Za-z0-9_]{0,39})"\s*$')
+CROWDED_TOKENS = 2_000  # the most tokens crowded() reads: a refusal stays as cheap as the count
+
+
+def crowded(data: bytes, limit: int = VALUES_MAX) -> str | None:
+    """The dotted path of member names ("params.arguments.tags"; the last 4 after "…") open where the
+    ``limit``-th value of the JSON text ``data`` (counted as :func:`values_over` does) is passed, or None
+    when no member there has a name of at most 40 letters, digits and ``_`` (no other name is quoted) or
+    the text has more than :data:`CROWDED_TOKENS` brackets, colons and runs before it (many small
+    containers: nothing is named, as before)."""
+    names: list[bytes | None] = []
+    count, run, previous = 0, b"", b""
+    for read, token in enumerate(_TOKEN.finditer(_unescaped(data, b"\x01"))):  # a name with an escape is none
+        if read > CROWDED_TOKENS:
+            return None
+        mark = token.group()
+        if mark in (b"[", b"{"):
+            count += 1
+            named = _LAST_NAME.search(run) if previous == b":" else None
+            names.append(named.group(1) if named else None)
+        elif mark in (b"]", b"}"):
+            if names:
+                names.pop()
+        elif mark != b":":
+            if not mark.strip():
+                continue  # white space between marks: nothing counted, and the mark before still leads
+            run = mark
+            count += mark.count(b'"') // 2 + b"".join(mark.split(b'"')[::2]).count(b",")
+        if count > limit:
+            path = [name.decode() for name in names if name]
+            return ".".join(["…"] * (len(path) > 4) + path[-4:]) or None
+        previous = mark
+    return None
 
 
 _STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
@@ -219,8 +265,9 @@ def loads(text: str | bytes) -> Any:
     (:class:`NotJson`), a key given twice in one object refused (:class:`DuplicateKey`) rather than the last
     one silently kept, more than :data:`MEMBERS_MAX` keys in all refused as the object holding the last is
     read (:class:`TooManyMembers`), before any other pass over the message."""
-    if values_over(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text):
-        raise TooManyValues
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if values_over(data):
+        raise TooManyValues(crowded(data))
     members = 0
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -34,11 +34,15 @@ _DIGIT_DATE = re.compile(r"(?<![\w.])(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\
 _JAPANESE_WEEK = re.compile("(先週|今週|来週)の?([月火水木金土日])曜日?")
 _JAPANESE_WEEKS = {"先週": "last", "今週": "this", "来週": "next"}
 _JAPANESE_DAYS = "月火水木金土日"  # Monday first
-# Days counted from today, read where a weekday alone is (not the French "hier": German and Dutch for "here").
+# Days counted from today, read where a weekday alone is; the French "hier" only in a question with a word
+# only French writes (``_FRENCH``): it is German and Dutch for "here".
 _DAYS_SAID = {word: english for english, words in (
-    ("yesterday", ("gestern", "ayer", "ontem", "ieri", "gisteren")),
-    ("day before yesterday", ("vorgestern", "anteayer", "anteontem", "avant-hier", "l'altro ieri", "eergisteren")),
-    ("today", ("heute", "hoy", "hoje", "oggi", "vandaag", "aujourd'hui"))) for word in words}
+    ("yesterday", ("gestern", "ayer", "ontem", "ieri", "gisteren", "hier", "昨日")),
+    ("day before yesterday", ("vorgestern", "anteayer", "anteontem", "avant-hier", "l'altro ieri", "eergisteren",
+                              "一昨日", "おととい")),
+    ("today", ("heute", "hoy", "hoje", "oggi", "vandaag", "aujourd'hui", "今日"))) for word in words}
+_FRENCH = re.compile(r"(?<![\w'’])(?:qu['’]|quoi|quand|où|pourquoi|nous|vous|avons|avez|était|été|est-ce|c['’]est"
+                     r"|déployé|décidé|fait|passé|arrivé|changé|livré|publié)(?![\w'’])", re.IGNORECASE)
 # English month names and their abbreviations, read after a day of another language's form ("am 24. Nov.").
 _ENGLISH = {form: month for month in _MONTHS for form in (month, month[:3])} | {"sept": "september"}
 # "last" before or after the noun, and the nouns for a week and a month.
@@ -52,7 +56,7 @@ _JOINS = {"und": "and", "et": "and", "y": "and", "e": "and", "en": "and", "oder"
 # "nos dias", "les" before days listed: "los días 3 y 5 de noviembre"), perhaps
 # with the word for "day", written "on" or "of" before a date, in English words by then ("em 11/03", "no dia 1
 # December"): English reads a date in digits only after such a word, and "no", "dia" are no subject.
-_ON_DAY = "am le les el los il l' all' em no nos op"
+_ON_DAY = "am le les el los il l' all' em no na nos nas op"
 _OF_DAY = "vom du del do da dal dell' della van"
 _DAY_NOUNS = "tag tage jour jours día días dia dias giorno giorni dag dagen"
 # The words a question is asked with, by their English: written in English in a question naming a time in one
@@ -98,7 +102,8 @@ _ASKING = {
                " decidido decidida decidiu decidiram deciso decisa decisi decise decidemmo besloten besliste"
                " beslisten 決めました 決定しました 決まりました",
     # "Welche Entscheidung fiel", "a été prise", "decisión tomada", "è stata presa", "genomen"
-    "made": "fiel getroffen prise pris prises tomada tomado tomadas tomados tomámos tomaram presa prese preso"
+    "made": "fiel getroffen prise pris prises tomada tomado tomadas tomados tomó tomaron tomou tomámos tomaram presa"
+            " prese preso"
             " genomen",
     "decisions": "entscheidung entscheidungen décision décisions decisión decisiones decisão decisões decisione"
                  " decisioni beslissing beslissingen besluit besluiten 決定事項 決定 決断",
@@ -106,15 +111,18 @@ _ASKING = {
                 " gebeurd 起きました 起こりました",
     "failed": "fehlgeschlagen gescheitert échoué falló fallaron falhou falharam fallito fallita mislukt 失敗しました",
     "broke": "kaputt cassé rompió quebrou rotto kapot",
-    "deployed": "deployt ausgerollt déployé desplegado implantámos implantado uitgerold",
-    "shipped": "ausgeliefert geliefert livré entregado consegnato geleverd",
-    "released": "veröffentlicht publié lanzado publicámos publicado lançámos lançado rilasciato pubblicato"
-                " uitgebracht リリースしました",
-    "changed": "geändert changé modifié cambiado mudámos mudado alterado cambiato modificato veranderd"
-               " gewijzigd 変更しました",
-    "done": "gemacht getan fait hicimos hecho fizemos feito fatto gedaan",
+    "deployed": "deployt ausgerollt déployé desplegado desplegué desplegó desplegaron implantámos implantado implantei"
+                " implantou implantaram uitgerold",
+    "shipped": "ausgeliefert geliefert livré entregado entregó entregaron entregou entregaram consegnato geleverd",
+    "released": "veröffentlicht publié lanzado lanzó lanzaron publicó publicaron publicámos publicado publicou"
+                " publicaram lançámos lançado lançou lançaram rilasciato pubblicato uitgebracht リリースしました",
+    "changed": "geändert changé modifié cambiado cambió cambiaron mudámos mudado mudou mudaram alterado alterou"
+               " alteraram cambiato modificato veranderd gewijzigd 変更しました",
+    "done": "gemacht getan fait hecho feito fatto gedaan",
+    "did": "hice hizo hicimos hicieron fiz fez fizemos fizeram",  # preterites alone: "¿Qué hicimos el martes?"
     "met": "getroffen rencontré incontrato ontmoet",
-    "planned": "geplant prévu planifié planificado planeámos planejámos planejado pianificato previsto gepland",
+    "planned": "geplant prévu planifié planificado planificó planearon planeó planeámos planejámos planejou"
+               " planejaram planejado pianificato previsto gepland",
     # A Spanish or Brazilian first person plural of an -ar or -ir verb is its present and its preterite alike
     # ("desplegamos": we deploy, or deployed), so it takes the English present: only another word tells the
     # past ("desplegamos el viernes" is a habit, "el viernes pasado" a day). Portugal's preterite is accented.
@@ -231,9 +239,10 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     relative = re.compile(rf"(?<![\w-])(?:({last})\s+({nouns})|({nouns})\s+({last}))(?![\w-])", re.IGNORECASE)
     # A weekday before a day of the month ("Dienstag, dem 24", "el martes 24 de", "mardi 24.11.").
     before_day = re.compile(rf"(?<![\w-])({alternation(weekdays)})(?=\.?,?\s+(?:\w{{1,3}}\s+)?\d)", re.IGNORECASE)
-    days_said = alternation(_DAYS_SAID).replace("'", "['’]")
+    days_said = alternation(w for w in _DAYS_SAID if not _unspaced(w)).replace("'", "['’]")
     lone_day = re.compile(rf"(?<![\w-])(?:{alternation(weekdays)})(?![\w-])|([{_JAPANESE_DAYS}])曜日"
-                          rf"|(?<![\w'’-])({days_said})(?![\w'’-])", re.IGNORECASE)
+                          rf"|(?<![\w'’-])({days_said})(?![\w'’-])|({alternation(w for w in _DAYS_SAID if _unspaced(w))})",
+                          re.IGNORECASE)
     # "12月1日", "2026年12月1日", a list writing its month once: "11月3日、5日、9日", "12月3日と5日"
     cjk = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*日((?:\s*[、,，と・や]\s*\d{1,2}\s*日(?!\d))*)")
     words = sorted(_asked(), key=len, reverse=True)
@@ -316,10 +325,20 @@ def in_english(query: str) -> str:
     if foreign or timed:
         query = before_day.sub(lambda found: english(found[1]).title(), query)
     elif _another_language(query, asking):  # a weekday or "gestern" alone: "Was haben wir am Dienstag entschieden?"
-        query, days = lone_day.subn(lambda found: f" {_WEEKDAYS[_JAPANESE_DAYS.index(found[1])].title()} "
-                                    if found[1] else _DAYS_SAID[found[2].lower().replace("’", "'")] if found[2]
-                                    else english(found[0]).title(), query)
-        foreign = days > 0
+        french = _FRENCH.search(query) is not None
+
+        def lone(found: re.Match[str]) -> str:
+            if found[1]:
+                return f" {_WEEKDAYS[_JAPANESE_DAYS.index(found[1])].title()} "
+            if found[3]:
+                return f" {_DAYS_SAID[found[3]]} "
+            if found[2]:
+                word = found[2].lower().replace("’", "'")
+                return found[0] if word == "hier" and not french else _DAYS_SAID[word]
+            return english(found[0]).title()
+
+        read = lone_day.sub(lone, query)
+        foreign, query = read != query, read
     if not (foreign or timed and _another_language(query, asking)):
         return query
     query = day_lead.sub(lambda found: ("and " if found[1] else "")  # Dutch "en op": "and on", not "in on"

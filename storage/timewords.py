@@ -156,8 +156,10 @@ _THIRDS = {"beginning": 0, "start": 0, "early": 0, "middle": 1, "mid": 1, "end":
 _NOUN_AFTER = re.compile(r"\s+(?!(?:" + "|".join(sorted(STOP_WORDS)) + r")\b)[a-z]+\b")
 # A form of "be" before "early" or "late" makes it said of what the question asks about, not a part of the time
 # after it: "was payroll late last week?", "the trains were late last week" ("late" is no part of the week).
-_SAID_OF = re.compile(r"(?:^\W*(?:is|are|was|were|am)\s+(?!there\b)(?:(?![\w'-]*ed\b)[\w'-]+\s+){1,3}"
-                      r"|\b(?:is|are|was|were|am|be|been)\s+)$", re.IGNORECASE)
+_BE = r"(?:is|are|was|were|am)"
+_SAID_OF = re.compile(
+    rf"(?:^\W*{_BE}\s+(?!there\b)(?:(?![\w'-]*ed\b)[\w'-]+\s+){{1,3}}"  # "was payroll ", "were the trains " (no -ed)
+    rf"|\b(?:{_BE}|be|been)\s+)$", re.IGNORECASE)  # or right before it: "the trains were "
 # Words placing what is asked within the time named, which name nothing without it ("earlier this month",
 # "back in March"): they go with the time (left a word, "earlier" was a subject no memory holds).
 _WITHIN_TIME = r"\b(?:earlier|later|sometime|back)"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jwt
 import pytest
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from httpwire import PING, refused
 from test_jwks import MAX_AGE_S, issuer, clock, keys_of  # noqa: F401 - fixtures
 from test_oauth import KID, _claims, _served
@@ -54,7 +54,8 @@ def test_two_keys_of_one_type_under_a_kid_still_verify_nothing_beside_a_key_of_a
     keys = keys_of(issuer, clock)
     caplog.set_level(logging.WARNING, logger=LOGGER)
     assert keys.key(KID, "RS256").kty == "RSA"
-    assert keys.key(KID, "ES256").kty == "RSA"  # no EC key is kept: the token's alg then fits none (KeyMismatch)
+    with pytest.raises(KeyRefused, match="^the issuer publishes 2 signing keys under this token's kid"):
+        keys.key(KID, "ES256")  # no EC key is kept, and the token is told why, not that its alg fits the RSA key
     assert len([m for m in caplog.messages if "2 signing keys of the set have its kid" in m]) == 2
     issuer.published = {}  # the EC twins alone
     clock.now += MAX_AGE_S
@@ -62,7 +63,41 @@ def test_two_keys_of_one_type_under_a_kid_still_verify_nothing_beside_a_key_of_a
         keys.key(KID, "ES256")
     issuer.extra.append(_jwk(ed25519.Ed25519PrivateKey.generate(), KID))
     clock.now += MAX_AGE_S
-    assert keys.key(KID, "EdDSA").kty == "OKP" and keys.key(KID, "ES256").kty == "OKP"  # still no EC key kept
+    assert keys.key(KID, "EdDSA").kty == "OKP"
+    for alg in ("ES256", "ES384"):
+        with pytest.raises(KeyRefused, match="^the issuer publishes 2 signing keys"):
+            keys.key(KID, alg)  # still no EC key kept
+
+
+def _rsa_jwk(kid: str, **members: str) -> dict[str, str]:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048).public_key()
+    return {**json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key)), "kid": kid, "use": "sig", **members}
+
+
+@pytest.mark.parametrize(("extra", "alg", "says"), [
+    ([_rsa_jwk(KID)], "RS256", "^the issuer publishes 2 signing keys under this token's kid"),  # + the issuer's
+    ([_rsa_jwk(KID), _rsa_jwk(KID)], "PS256", "^the issuer publishes 3 signing keys under this token's kid"),
+    ([_rsa_jwk(KID)], "RS512", "^the issuer publishes 2 signing keys"),
+])
+def test_twins_of_the_token_s_type_beside_a_key_of_another_type_are_named_as_twins(issuer, clock, extra, alg,
+                                                                                   says) -> None:
+    curve = _ec()
+    issuer.extra = [*extra, _jwk(curve, KID, alg="ES256")]
+    keys = keys_of(issuer, clock)
+    with pytest.raises(KeyRefused, match=says):
+        keys.key(KID, alg)
+    assert keys.key(KID, "ES256").key.public_numbers() == curve.public_key().public_numbers()  # the EC key serves
+
+
+def test_an_unusable_key_of_the_token_s_type_beside_a_usable_one_of_another_is_named(issuer, clock) -> None:
+    curve = _ec()
+    issuer.published = {}
+    issuer.document = {"keys": [_rsa_jwk(KID, use="enc"), _jwk(curve, KID, alg="ES256")]}
+    keys = keys_of(issuer, clock)
+    with pytest.raises(KeyRefused, match="^the issuer's key with this token's kid cannot verify it: "):
+        keys.key(KID, "RS256")
+    assert keys.key(KID, "ES256").kty == "EC"
+    assert keys.key(KID, "EdDSA").kty == "EC"  # nothing said of an OKP key: its alg fits none (KeyMismatch)
 
 
 def test_a_token_of_either_type_under_a_shared_kid_is_accepted_over_http(tmp_path: Path) -> None:
