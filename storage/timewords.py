@@ -5,6 +5,7 @@ More: docs/storage-tuning.md#timewords."""
 from __future__ import annotations
 
 import calendar
+import itertools
 import re
 import threading
 from dataclasses import dataclass, replace
@@ -17,6 +18,10 @@ from .query import STOP_WORDS
 from .timeforeign import in_english
 from .timefmt import MONTH_NAMES, MONTHS, WEEKDAY_NAMES, YEAR, parse_iso
 from .timelists import LIST_JOIN, LISTED_MAX
+
+# Time spans of a question read at most (the first ones): a question names a few times, and each costs a
+# dateparser reading, done again for each time words_of_times takes out (adversarial pass 78 M1).
+SPANS_MAX = 2 * LISTED_MAX
 
 _WEEKDAYS = "|".join(WEEKDAY_NAMES)
 _WEEKDAY_ANY = rf"(?:{_WEEKDAYS}|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"  # "Fri 20th", "Fri, Nov 27"
@@ -757,7 +762,7 @@ class TimeParser:
         worded: dict[str, str] = {}  # a span's text with its day in digits: the words the question writes
         past = bool(_PAST_TENSE.search(query)) and not _NOT_PAST.search(query)
         due = not past and _DUE.search(query) is not None  # "what was planned in March?" is the past March
-        matches = list(_SPAN.finditer(query))
+        matches = list(itertools.islice(_SPAN.finditer(query), SPANS_MAX))
         pair = _pair(query, matches)
         for m in matches:
             kind = m.lastgroup or ""
