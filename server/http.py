@@ -838,7 +838,7 @@ def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = N
     @mcp.custom_route("/healthz", methods=["GET"])
     async def healthz(_: Request) -> Response:
         # Unauthenticated: ready or not and a kind; the database's path, user, host and name stay in the log.
-        health = runtime.health()
+        health = runtime.health(public=True)
         if health["database"] == "opening":
             return JSONResponse({"status": "starting", **health}, status_code=503)
         problem = await watch.problem()
