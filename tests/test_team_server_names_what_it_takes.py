@@ -6,9 +6,12 @@ one; a token asking for an unencoded payload (``b64: false``, RFC 7797) is told 
 
 from __future__ import annotations
 
+import json
 import logging
+import socket
 from pathlib import Path
 
+import httpx2
 import jwt
 import pytest
 from httpwire import PING, HttpServer, free_port, new_key, refused
@@ -92,3 +95,41 @@ def test_over_http_a_memvault_key_and_an_unencoded_payload_are_named(tmp_path: P
             assert said.startswith("the token's b64 header asks for claims not in base64url (RFC 7797)"), said
         sound = jwt.encode(claims, issuer.key, algorithm="RS256", headers={"kid": KID, "b64": True})
         assert server.post(sound, PING).status_code == 200
+
+
+@pytest.fixture(scope="module")
+def keyed(tmp_path_factory):
+    db = tmp_path_factory.mktemp("keyed") / "team.db"
+    key = new_key(db, "acme")
+    server = HttpServer(db, "--auth", "keys", "--rate-limit", "100000")
+    try:
+        yield server, key
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("value", ["Bearer {k}, Bearer {k}", "Bearer {k} {k}", "Bearer {k},{k}", "Bearer {k}\t{k}",
+                                   "Bearer {k} extra"])
+def test_two_tokens_in_one_header_are_named_as_such(keyed, value):
+    server, key = keyed
+    response = httpx2.post(server.url, json=PING, headers={"content-type": "application/json",
+                           "accept": "application/json, text/event-stream", "authorization": value.format(k=key)})
+    said = refused(response, 401, "invalid_token")
+    assert said.startswith("the Authorization header holds more than one word after Bearer"), said
+    assert key not in response.text
+    assert server.post(key, PING).status_code == 200  # one token, as before
+
+
+def test_a_request_without_a_host_header_is_told_so(keyed):
+    server, key = keyed
+    body = json.dumps(PING).encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"POST /mcp HTTP/1.0\r\ncontent-type: application/json\r\naccept: application/json, "
+                     b"text/event-stream\r\nauthorization: Bearer " + key.encode() + b"\r\ncontent-length: "
+                     + str(len(body)).encode() + b"\r\n\r\n" + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, text = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 421"), head
+    assert json.loads(text)["error"]["message"].startswith("the request has no Host header"), text
