@@ -324,7 +324,8 @@ def unusable_jwk(item: dict[str, Any], key: object = None) -> str | None:
     """Why the JWK ``item`` verifies no token here (``key``: the public key PyJWT made of it, or None),
     or None: its ``use`` is not "sig", its ``key_ops`` lack "verify" (RFC 7517 §4.2-4.3), its ``alg`` is
     not one of :data:`JWT_ALGORITHMS` (they are case-sensitive: RFC 7518 §3.1), does not fit its ``kty``,
-    or the key is too weak for it (:func:`weak_key`)."""
+    the key is a shared secret ("oct"), or it is too weak for its alg
+    (:func:`weak_key`)."""
     known = key is not None
     use, ops, alg, kty = item.get("use"), item.get("key_ops"), item.get("alg"), item.get("kty")
     if use not in ("sig", None):
@@ -338,6 +339,8 @@ def unusable_jwk(item: dict[str, Any], key: object = None) -> str | None:
                 f"(taken: {', '.join(JWT_ALGORITHMS)})")
     if not known and alg is not None:
         return f"its JWK's alg {_shown(alg)} does not fit its key type (kty {_shown(kty)})"
+    if kty == "oct":  # a shared secret, which PyJWK reads as an HS256 key
+        return "its JWK is a shared secret (kty \"oct\"), not a public key: memvault checks asymmetric signatures only"
     if not known:
         return f"its JWK is not a public key memvault can use (kty {_shown(kty)})"
     return weak_key(key, alg)
@@ -387,12 +390,18 @@ class Malformed(Exception):
 def check_compact(token: str) -> None:
     """Refuse a token that is not three parts (RFC 7515 §7.1), each the one unpadded base64url spelling of
     its bytes (§2: PyJWT decoded a signature with "==" after it, and ignores a last character's unused
-    bits), or whose header or claims nest more than :data:`NESTING_MAX` levels. Run before PyJWT reads it.
+    bits), whose header or claims nest more than :data:`NESTING_MAX` levels, or whose header asks for an
+    unencoded payload (``b64``), or a memvault API key. Run before PyJWT reads it.
 
     Raises:
         Malformed: naming the part and the rule.
     """
+    from memvault.storage.keys import PREFIX
+
     parts = token.split(".")
+    if len(parts) != 3 and token.startswith(PREFIX):
+        raise Malformed(f"this is a memvault API key ({PREFIX}...), and this server takes OAuth access tokens "
+                        "(JWTs) from its issuer (--auth oauth): send one of those")
     if len(parts) != 3:
         raise Malformed("malformed token (not a signed JWT): a JWT is three parts separated by dots")
     for part, name in zip(parts, ("header", "claims", "signature"), strict=True):
@@ -406,6 +415,20 @@ def check_compact(token: str) -> None:
         if name != "signature" and nesting(data.decode("utf-8", "replace")) > NESTING_MAX:
             raise Malformed(f"the token's {name} part nests more than {NESTING_MAX} levels of arrays and objects, "
                             "the most read")
+        if name == "header" and _unencoded(data):
+            raise Malformed("the token's b64 header asks for claims not in base64url (RFC 7797): a JWT's claims are "
+                            "base64url (RFC 7519 §3), the one form read")
+
+
+def _unencoded(header: bytes) -> bool:
+    """Whether the JWS header ``header`` (JSON bytes) sets ``b64`` to anything but true (RFC 7797 §3)."""
+    if b'"b64"' not in header:
+        return False
+    try:
+        read = json.loads(header)
+    except ValueError:
+        return False  # PyJWT refuses it as malformed
+    return isinstance(read, dict) and read.get("b64", True) is not True
 
 
 class KeyRefused(Exception):

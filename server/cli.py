@@ -595,7 +595,9 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
 
     dests = [spec.get("dest", flag[2:].replace("-", "_")) for flag, spec in HTTP.items()][1:]  # not transport
     try:  # a ValueError from serve: a setting refused once the server is built (http:// JWKS off loopback)
-        http.serve(config, config_module.load_http(**{dest: getattr(args, dest) for dest in dests}))
+        settings = config_module.load_http(**{dest: getattr(args, dest) for dest in dests})
+        _caller_named(args, settings.auth)
+        http.serve(config, settings)
     except ValueError as exc:
         err(str(exc))
         return 2
@@ -603,6 +605,30 @@ def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
         err(str(exc))
         return 1
     return 0
+
+
+def _caller_named(args: argparse.Namespace, auth: str) -> None:
+    """Refuse ``--tenant`` and ``--scope`` on a team server whose callers name their own (``auth`` keys or
+    oauth: each key or token names its tenant, and a key its scope); log that ``MEMVAULT_TENANT`` and
+    ``MEMVAULT_SCOPE``, which the CLI of the same shell may use, are not.
+
+    Raises:
+        ValueError: naming each flag given and the mode.
+    """
+    if auth == "none":
+        return
+    given = [flag for flag in ("--tenant", "--scope") if getattr(args, flag[2:]) is not None]
+    if given:
+        one = len(given) == 1
+        raise ValueError(f"{', '.join(given)}: {'has' if one else 'have'} no effect with --auth {auth} (each "
+                         f"{'key' if auth == 'keys' else 'token'} names its tenant{', and a key its scope' * (auth == 'keys')}"
+                         f"), so {'it is' if one else 'they are'} refused rather than ignored: remove "
+                         f"{'it' if one else 'them'}, or serve with --auth none (on loopback only)")
+    for name in ("MEMVAULT_TENANT", "MEMVAULT_SCOPE"):
+        if os.environ.get(name):
+            logging.getLogger("memvault.server").warning(
+                "%s is not used with --auth %s: each caller's %s names its tenant%s", name, auth,
+                "key" if auth == "keys" else "token", " and scope" if auth == "keys" else "")
 
 
 def _ui(args: argparse.Namespace, config: config_module.Config) -> int:

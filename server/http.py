@@ -268,6 +268,9 @@ class Guard:
                 log.warning("refused the %s header: not an allowed %s (%d characters, sha256 %s); --allowed-%s "
                             "accepts more", name.decode(), name.decode(), len(value or ""),
                             hashlib.sha256((value or "").encode("latin-1")).hexdigest()[:12], name.decode())
+                if value is None:  # HTTP/1.0 may send none: say so, not that it names a wrong host
+                    return _error(421, "invalid_host", "the request has no Host header: send one naming this server "
+                                  "(HTTP/1.1 requires it, RFC 9112 §3.2)")
                 return _json_refusal(status)
         versions = [v.decode("latin-1") for k, v in scope["headers"] if k == b"mcp-protocol-version"]
         unknown = next((v for v in versions if v not in PROTOCOL_VERSIONS), None)
@@ -314,6 +317,12 @@ class Guard:
         from .auth import IssuerUnreachable, TokenRefused, caller_of, challenge
 
         token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
+        if any(mark in token.strip() for mark in " \t,"):  # "Bearer k1, Bearer k2", "Bearer k1 k2": no b64token
+            self._failed(scope)
+            log.warning("refused a bearer token holding a space or a comma")
+            said = ("the Authorization header holds more than one word after Bearer: send one token "
+                    "(Authorization: Bearer <token>, RFC 6750 §2.1)")
+            return _error(401, "invalid_token", said, WWW_Authenticate=challenge(said, self.resource_metadata))
         try:
             identity = await self.verifier.verify_token(token)
             _VERIFIED.set((token, identity))
@@ -838,7 +847,7 @@ def build_app(config: Config, http: HttpConfig, failures: RateLimiter | None = N
     @mcp.custom_route("/healthz", methods=["GET"])
     async def healthz(_: Request) -> Response:
         # Unauthenticated: ready or not and a kind; the database's path, user, host and name stay in the log.
-        health = runtime.health()
+        health = runtime.health(public=True)
         if health["database"] == "opening":
             return JSONResponse({"status": "starting", **health}, status_code=503)
         problem = await watch.problem()

@@ -211,11 +211,12 @@ class Runtime:
         if reason is None and writable:
             store.upkeep.start_filling(FILL_BATCH)
 
-    def health(self) -> dict[str, str]:
+    def health(self, public: bool = False) -> dict[str, str]:
         """Readiness without blocking: ``database`` "ready", "read-only" or "damaged" (reads served where
-        they can be; ``writes`` then says why they are refused), "not ready" with ``reason`` "damaged" (a
-        call's read met the damage: ``Backend.unreadable``), "opening" or "error: <why>",
-        ``model`` "ready", "loading" or "degraded: keyword search only"."""
+        they can be; ``writes`` then says why they are refused: for a ``public`` answer, a damaged file's
+        kind only, never its tables and pages), "not ready" with ``reason`` "damaged" (a call's read met
+        the damage: ``Backend.unreadable``), "opening" or "error: <why>", ``model`` "ready", "loading" or
+        "degraded: keyword search only"."""
         store = self._store
         if store is None and self.open_error is not None:
             return {"database": f"error: {self.open_error}", "model": "not loaded"}
@@ -226,7 +227,9 @@ class Runtime:
         if store is not None and store.backend.unreadable:
             return {"database": "not ready", "reason": "damaged", "model": model}
         if store is not None and store.backend.damaged:
-            return {"database": "damaged", "writes": f"refused: {store.backend.damaged}", "model": model}
+            why = "the database file is damaged (the server's log and `memvault doctor` say where)" if public \
+                else store.backend.damaged
+            return {"database": "damaged", "writes": f"refused: {why}", "model": model}
         if store is not None and store.backend.read_only:
             return {"database": "read-only", "writes": f"refused: {store.backend.read_only}", "model": model}
         return {"database": "ready" if store is not None else "opening", "model": model}
