@@ -71,13 +71,13 @@ def test_only_printable_text_is_decoded() -> None:
                                   "hex ", "base64 password " + "A" * 30 + " ",
                                   'Buffer.from("' + "A" * 20 + '", "base64"'])
 def test_the_encoded_reading_takes_linear_time(unit: str) -> None:
-    from test_secret_scan import _grows_linearly
+    from test_secret_scan import LARGE, _grows_linearly
 
-    assert _grows_linearly(lambda size: unit * (size // len(unit))) is None
-    assert _grows_linearly(lambda size: unit * (size // len(unit)), redact) is None
+    assert _grows_linearly(lambda size: unit * (size // len(unit)), large=LARGE) is None
+    assert _grows_linearly(lambda size: unit * (size // len(unit)), redact, large=LARGE) is None
 
 
 def test_a_long_run_after_an_encodings_name_is_read_in_linear_time() -> None:
-    from test_secret_scan import _grows_linearly
+    from test_secret_scan import LARGE, _grows_linearly
 
-    assert _grows_linearly(lambda size: "base64 " + _b64("k" * size)) is None
+    assert _grows_linearly(lambda size: "base64 " + _b64("k" * size), large=LARGE) is None

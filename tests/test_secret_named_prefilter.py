@@ -121,10 +121,8 @@ def test_each_string_of_a_cover_keeps_its_pattern(part: int) -> None:
     detector = NamedCredentialDetector()
     missed = []
     for text in _spelled()[part::PARTS]:
-        matching = [p for p in detector.denylist if p.search(text)]
-        if matching:
-            kept = detector.patterns(text)
-            missed += [(text, p.pattern[:40]) for p in matching if p not in kept]
+        kept = detector.patterns(text)  # the prose grammar's patterns, the slowest to search, are mostly among them
+        missed += [(text, p.pattern[:40]) for p in detector.denylist if p not in kept and p.search(text)]
     assert missed == []
 
 

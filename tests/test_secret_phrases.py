@@ -112,10 +112,10 @@ def test_sentences_about_a_password_and_prose_of_common_words_are_stored(text: s
                                   "\n".join(_WORDS[100:113]) + "\n. ",
                                   " ".join(f"{i}. {w}" for i, w in enumerate(_WORDS[:12]))])
 def test_the_word_readings_take_linear_time(unit: str) -> None:
-    from test_secret_scan import _grows_linearly
+    from test_secret_scan import LARGE, _grows_linearly
 
-    assert _grows_linearly(lambda size: unit * (size // len(unit))) is None
-    assert _grows_linearly(lambda size: unit * (size // len(unit)), redact) is None
+    assert _grows_linearly(lambda size: unit * (size // len(unit)), large=LARGE) is None
+    assert _grows_linearly(lambda size: unit * (size // len(unit)), redact, large=LARGE) is None
 
 
 def test_a_run_of_a_few_list_words_repeated_is_no_seed_phrase():
