@@ -368,20 +368,6 @@ def test_a_port_in_use_fails_naming_it_without_claiming_to_run(tmp_path: Path, h
     assert "Uvicorn running" not in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_rate_limit_answers_429_with_retry_after(tmp_path: Path) -> None:
-    db = tmp_path / "m.db"
-    key, other = new_key(db, "acme"), new_key(db, "acme")
-    s = HttpServer(db, "--rate-limit", "3")
-    try:
-        statuses = [s.post(key, PING).status_code for _ in range(4)]
-        assert statuses == [200, 200, 200, 429]
-        limited = s.post(key, PING)
-        assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
-        assert s.post(other, PING).status_code == 200  # per key
-    finally:
-        s.close()
-
-
 def test_stdio_and_http_servers_on_one_database_see_each_others_writes(server: HttpServer, db: Path) -> None:
     tenant = f"both-{uuid.uuid4().hex[:8]}"
     key = new_key(db, tenant)
@@ -549,7 +535,9 @@ def test_healthz_is_not_ready_while_damage_refuses_every_call(tmp_path: Path, da
     assert health.status_code == 503 and health.json()["database"] == "not ready", health.text
 
 
-def test_a_server_without_keys_warns_and_a_key_after_two_spaces_is_still_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+def test_a_server_without_keys_warns_and_a_key_after_two_spaces_is_still_read(server: HttpServer,
+                                                                               tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     s = HttpServer(db)
     try:
@@ -560,26 +548,17 @@ def test_a_server_without_keys_warns_and_a_key_after_two_spaces_is_still_read(tm
         assert spaced.status_code == 200, spaced.headers.get("www-authenticate")
     finally:
         s.close()
-    s = HttpServer(db)  # a key exists now: no warning
-    try:
-        assert "no API key" not in s.log()
-    finally:
-        s.close()
+    assert "no API key" not in server.log()  # the module's server started on a database holding a key
 
 
-def test_each_request_does_not_add_a_log_line(tmp_path: Path) -> None:
+def test_each_request_does_not_add_a_log_line(server: HttpServer, db: Path) -> None:
     """A new-user trial counted 53 "Terminating session: None" lines (the SDK's INFO in
     stateless mode) in a short session; the server's own lines stay."""
-    db = tmp_path / "m.db"
     key = new_key(db, "acme")
-    s = HttpServer(db)
-    try:
-        before = s.log().count("\n")
-        for _ in range(5):
-            assert s.post(key, PING).status_code == 200
-        assert "Terminating session" not in s.log() and s.log().count("\n") - before < 5
-    finally:
-        s.close()
+    before = server.log().count("\n")
+    for _ in range(5):
+        assert server.post(key, PING).status_code == 200
+    assert "Terminating session" not in server.log() and server.log().count("\n") - before < 5
 
 
 @pytest.mark.parametrize("method", ["GET", "DELETE", "PUT", "PATCH", "OPTIONS"])

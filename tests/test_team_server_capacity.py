@@ -55,10 +55,8 @@ def _answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes] | None:
     return int(lines[0].split()[1]), headers, body
 
 
-def test_slow_connections_from_one_address_leave_the_server_to_another(tmp_path: Path) -> None:
-    db = tmp_path / "m.db"
-    key, attacker_key = new_key(db, "acme"), new_key(db, "mallory")
-    server = HttpServer(db, logs=tmp_path)
+def test_slow_connections_from_one_address_leave_the_server_to_another(shared: tuple[HttpServer, str]) -> None:
+    server, key = shared
     head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer ".encode()
     slow: list[socket.socket] = []
     try:
@@ -74,12 +72,11 @@ def test_slow_connections_from_one_address_leave_the_server_to_another(tmp_path:
             sock.close()
         time.sleep(1)
         with httpx2.Client(transport=httpx2.HTTPTransport(local_address="127.0.0.2")) as own:
-            after = own.post(server.url, json=PING, headers={"authorization": f"Bearer {attacker_key}",
+            after = own.post(server.url, json=PING, headers={"authorization": f"Bearer {key}",
                                                              "accept": "application/json"}, timeout=30)
     finally:
         for sock in slow:
             sock.close()
-        server.close()
     assert answered.status_code == 200 and "result" in answered.json(), answered.text
     assert still_open == [None] * http.CONNECTIONS_PER_ADDRESS  # the victim was answered while they held on
     for status, headers, body in refused:  # type: ignore[misc]
@@ -89,12 +86,11 @@ def test_slow_connections_from_one_address_leave_the_server_to_another(tmp_path:
     assert after.status_code == 200
 
 
-def test_a_refused_connection_still_gets_its_answer_after_sending_a_whole_request(tmp_path: Path) -> None:
+def test_a_refused_connection_still_gets_its_answer_after_sending_a_whole_request(
+        shared: tuple[HttpServer, str]) -> None:
     """The refusal is written before the request arrives: the server reads and drops the
     request before closing, so the client is not reset before it reads the answer."""
-    db = tmp_path / "m.db"
-    key = new_key(db, "acme")
-    server = HttpServer(db, logs=tmp_path)
+    server, key = shared
     held = [_open_from("127.0.0.3", server, b"POST /mcp HTTP/1.1\r\n") for _ in range(http.CONNECTIONS_PER_ADDRESS)]
     body = json.dumps(PING).encode()
     request = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer {key}\r\n"
@@ -106,7 +102,6 @@ def test_a_refused_connection_still_gets_its_answer_after_sending_a_whole_reques
     finally:
         for sock in held:
             sock.close()
-        server.close()
     assert {status for status, _ in answers} == {429}, answers
 
 
@@ -120,8 +115,9 @@ def _whole(sock: socket.socket) -> tuple[int, bytes]:
 
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, str]]:
-    """One server and an API key for the tests of refused heads: each reads only the log lines
-    written during its own requests (or the whole log, for text no test sends)."""
+    """One server and an API key for the tests of refused heads and of what one address may take: each
+    reads only the log lines written during its own requests (or the whole log, for text no test sends),
+    and each test of an address's limits sends from a loopback address of its own (127.0.0.2, .3, .9)."""
     folder = tmp_path_factory.mktemp("heads")
     key = new_key(folder / "m.db", "acme")
     server = HttpServer(folder / "m.db", logs=folder)
@@ -287,26 +283,22 @@ def _status_from(address: str, server: HttpServer, host: str) -> int:
     return int(received.split()[1])
 
 
-def test_refused_host_headers_count_against_their_address_and_the_log_stays_bounded(tmp_path: Path) -> None:
+def test_refused_host_headers_count_against_their_address_and_the_log_stays_bounded(
+        shared: tuple[HttpServer, str]) -> None:
     """Adversarial pass 53 F3: each refused Host header was logged with 1,000 bytes of it and never
     counted: 387 requests in 5 s wrote 418 KB of log (7 GB a day)."""
-    db = tmp_path / "m.db"
-    key = new_key(db, "acme")
-    server = HttpServer(db)
-    try:
-        before = len(server.log())
-        started = time.monotonic()
-        statuses = [_status_from("127.0.0.9", server, "h" * 900 + f"{i}.example") for i in range(150)]
-        elapsed = time.monotonic() - started
-        # a good Host from that address is limited too: the bucket refills one a second, so a few in a row see 429,
-        # and at most one per second they took passes on (to 401: no key)
-        began = time.monotonic()
-        again = [_status_from("127.0.0.9", server, f"127.0.0.1:{server.port}") for _ in range(5)]
-        again_s = time.monotonic() - began
-        other = server.post(key, PING)  # another address
-        logged = server.log()[before:]
-    finally:
-        server.close()
+    server, key = shared
+    before = len(server.log())
+    started = time.monotonic()
+    statuses = [_status_from("127.0.0.9", server, "h" * 900 + f"{i}.example") for i in range(150)]
+    elapsed = time.monotonic() - started
+    # a good Host from that address is limited too: the bucket refills one a second, so a few in a row see 429,
+    # and at most one per second they took passes on (to 401: no key)
+    began = time.monotonic()
+    again = [_status_from("127.0.0.9", server, f"127.0.0.1:{server.port}") for _ in range(5)]
+    again_s = time.monotonic() - began
+    other = server.post(key, PING)  # another address
+    logged = server.log()[before:]
     refused = statuses.count(421)
     assert http.FAILED_AUTH_PER_MINUTE <= refused <= http.FAILED_AUTH_PER_MINUTE + elapsed + 1, (refused, elapsed)
     assert statuses.count(429) == len(statuses) - refused

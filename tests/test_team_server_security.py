@@ -5,8 +5,11 @@ loopback refused."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import httpx2
 import pytest
 from conftest import SERVE, server_env
 from httpwire import PING, HttpServer, free_port, new_key, refused
@@ -16,65 +19,83 @@ from memvault.server import http
 pytestmark = pytest.mark.slow
 
 
-def test_the_rate_limit_counts_the_key_however_the_header_is_spelt(tmp_path) -> None:
-    db = tmp_path / "m.db"
-    key, other = new_key(db, "acme"), new_key(db, "globex")
-    server = HttpServer(db, "--rate-limit", "3", logs=tmp_path)
-    try:
-        spellings = [f"Bearer {key}", f"bEaReR {key}", f"BEARER  {key}", f"beaRER {key}",
-                     f"Bearer {key}"]
-        statuses = [server.post(None, PING, authorization=value).status_code for value in spellings]
-        others = server.post(other, PING).status_code
-    finally:
-        server.close()
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory) -> Iterator[tuple[HttpServer, Path]]:
+    """One server limited to 3 requests a minute per key; each test makes keys of its own tenants."""
+    folder = tmp_path_factory.mktemp("limited")
+    new_key(folder / "m.db", "setup")  # creates the database before the server opens it
+    server = HttpServer(folder / "m.db", "--rate-limit", "3", logs=folder)
+    yield server, folder / "m.db"
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory) -> Iterator[tuple[HttpServer, Path]]:
+    """One server with the default settings for tests that each send a few requests under their own key."""
+    folder = tmp_path_factory.mktemp("plain")
+    new_key(folder / "m.db", "setup")
+    server = HttpServer(folder / "m.db", logs=folder)
+    yield server, folder / "m.db"
+    server.close()
+
+
+def test_the_rate_limit_counts_the_key_however_the_header_is_spelt(limited) -> None:
+    server, db = limited
+    key, other = new_key(db, "spelt-acme"), new_key(db, "spelt-globex")
+    spellings = [f"Bearer {key}", f"bEaReR {key}", f"BEARER  {key}", f"beaRER {key}",
+                 f"Bearer {key}"]
+    statuses = [server.post(None, PING, authorization=value).status_code for value in spellings]
+    others = server.post(other, PING).status_code
     assert statuses[:3] == [200, 200, 200] and set(statuses[3:]) == {429}, statuses
     assert others == 200  # another caller has its own bucket
 
 
-def test_a_batch_counts_each_of_its_messages_against_the_rate_limit(tmp_path) -> None:
+def test_a_batch_counts_each_of_its_messages_against_the_rate_limit(limited) -> None:
     from memvault.storage.store import Store
 
-    db = tmp_path / "m.db"
-    key, other = new_key(db, "acme"), new_key(db, "globex")
+    server, db = limited
+    key, other = new_key(db, "batch-acme"), new_key(db, "batch-globex")
 
     def batch(n: int) -> list[dict]:
         return [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
                  "params": {"name": "remember", "arguments": {"content": f"Batch note number {i} for the audit"}}}
                 for i in range(n)]
 
-    server = HttpServer(db, "--rate-limit", "3", logs=tmp_path)
-    try:
-        over = server.post(key, batch(5))  # type: ignore[arg-type]
-        allowed = server.post(other, batch(3))  # type: ignore[arg-type]
-    finally:
-        server.close()
+    over = server.post(key, batch(5))  # type: ignore[arg-type]
+    allowed = server.post(other, batch(3))  # type: ignore[arg-type]
     said = refused(over, 429, "rate_limited")
     assert said == f"too many requests for this key (a batch counts each of its 5 messages): the limit is 3 a minute; " \
                    f"retry in {over.headers['retry-after']} s"
     assert allowed.status_code == 200 and len(allowed.json()) == 3
     store = Store(db)
     try:
-        assert store.list_memories(tenant="acme", scopes=["default"], limit=50) == []  # nothing of it ran
-        assert len(store.list_memories(tenant="globex", scopes=["default"], limit=50)) == 3  # the owner's did
+        assert store.list_memories(tenant="batch-acme", scopes=["default"], limit=50) == []  # nothing of it ran
+        assert len(store.list_memories(tenant="batch-globex", scopes=["default"], limit=50)) == 3  # the owner's did
     finally:
         store.close()
 
 
-def test_failed_authentications_are_limited_per_client_address(tmp_path) -> None:
-    db = tmp_path / "m.db"
+def _from(address: str, server: HttpServer, key: str, **headers: str) -> httpx2.Response:
+    """PING sent with ``key`` from the loopback ``address`` (every 127.x.y.z is loopback on Linux): a client of
+    its own, whose failed authentications no other test's requests to a shared server count with."""
+    sent = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+            "authorization": f"Bearer {key}", **headers}
+    with httpx2.Client(transport=httpx2.HTTPTransport(local_address=address)) as own:
+        return own.post(server.url, json=PING, headers=sent, timeout=30)
+
+
+def test_failed_authentications_are_limited_per_client_address(plain) -> None:
+    server, db = plain
     key = new_key(db, "acme")
-    server = HttpServer(db, logs=tmp_path)
-    try:
-        # Sent 16 at a time, so the bucket (refilled one guess a second) empties however
-        # slowly a loaded machine answers each one.
-        with ThreadPoolExecutor(16) as pool:
-            statuses = list(pool.map(lambda i: server.post(f"mvk_guess{i}", PING).status_code,
-                                     range(2 * http.FAILED_AUTH_PER_MINUTE)))
-            # While guesses keep the bucket empty, even the right key is refused: each round sends it
-            # after 24 guesses, 16 at a time (faster than the bucket refills, however loaded the machine).
-            answers = [list(pool.map(lambda k: server.post(k, PING), ["mvk_more"] * 24 + [key])) for _ in range(5)]
-    finally:
-        server.close()
+    # Sent 16 at a time, so the bucket (refilled one guess a second) empties however
+    # slowly a loaded machine answers each one.
+    with ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(lambda i: _from("127.0.0.4", server, f"mvk_guess{i}").status_code,
+                                 range(2 * http.FAILED_AUTH_PER_MINUTE)))
+        # While guesses keep the bucket empty, even the right key is refused: each round sends it
+        # after 24 guesses, 16 at a time (faster than the bucket refills, however loaded the machine).
+        answers = [list(pool.map(lambda k: _from("127.0.0.4", server, k), ["mvk_more"] * 24 + [key]))
+                   for _ in range(5)]
     assert set(statuses) == {401, 429} and statuses.count(401) >= http.FAILED_AUTH_PER_MINUTE
     rounds = [[r.status_code for r in round_] for round_ in answers]
     held = next(r for round_ in answers for r in round_ if r.status_code == 429)
@@ -82,27 +103,34 @@ def test_failed_authentications_are_limited_per_client_address(tmp_path) -> None
         f"too many refused requests or failed authentications from this address: the limit is "
         f"{http.FAILED_AUTH_PER_MINUTE:,} a minute; retry in ")
     assert any(r[-1] == 429 for r in rounds) and all(429 in r for r in rounds), rounds
+    assert _from("127.0.0.5", server, key).status_code == 200  # another address is not held
 
 
 @pytest.mark.parametrize("trusted", [True, False])
-def test_behind_a_trusted_proxy_failures_count_per_forwarded_client(tmp_path, trusted: bool) -> None:
+def test_behind_a_trusted_proxy_failures_count_per_forwarded_client(plain, tmp_path, trusted: bool) -> None:
     """Adversarial pass 54 F5: behind a reverse proxy every client had the proxy's address, so one
     client's failed guesses shut every key out. With --trusted-proxy the proxy's X-Forwarded-For
-    names the client; without it the header is ignored (a client cannot choose a fresh address)."""
-    db = tmp_path / "m.db"
-    key = new_key(db, "acme")
-    server = HttpServer(db, *(["--trusted-proxy", "127.0.0.0/8"] if trusted else []), logs=tmp_path)
+    names the client; without it the header is ignored (a client cannot choose a fresh address).
+    The proxy is 127.0.0.6: without the flag, the server shared with other tests serves it."""
+    if trusted:
+        db = tmp_path / "m.db"
+        key = new_key(db, "acme")
+        server = HttpServer(db, "--trusted-proxy", "127.0.0.0/8", logs=tmp_path)
+    else:
+        server, db = plain
+        key = new_key(db, "acme")
     try:
         with ThreadPoolExecutor(16) as pool:
-            guesses = list(pool.map(lambda i: server.post(f"mvk_guess{i}", PING, **{"x-forwarded-for": (
+            guesses = list(pool.map(lambda i: _from("127.0.0.6", server, f"mvk_guess{i}", **{"x-forwarded-for": (
                 "203.0.113.9" if trusted else f"203.0.113.{i % 200}")}).status_code,
                 range(2 * http.FAILED_AUTH_PER_MINUTE)))
             # The right key from another client, while the guesser's bucket is empty (more guesses first).
-            rounds = [list(pool.map(lambda pair: server.post(pair[0], PING, **{"x-forwarded-for": pair[1]}).status_code,
-                                    [("mvk_more", "203.0.113.9")] * 24 + [(key, "198.51.100.7")]))
+            rounds = [list(pool.map(lambda pair: _from("127.0.0.6", server, pair[0], **{"x-forwarded-for": pair[1]})
+                                    .status_code, [("mvk_more", "203.0.113.9")] * 24 + [(key, "198.51.100.7")]))
                       for _ in range(3)]
     finally:
-        server.close()
+        if trusted:
+            server.close()
     assert 429 in guesses and 401 in guesses, guesses
     assert all(429 in r[:-1] for r in rounds), rounds  # the guesser stays held
     if trusted:
@@ -134,8 +162,6 @@ def test_a_jwks_url_in_clear_off_loopback_stops_the_server(tmp_path, url: str) -
                                  "postgresql://teamuser@/teamdb?host=/nonexistent/pg"])
 def test_unauthenticated_answers_never_name_the_database_when_it_is_down(tmp_path, url: str) -> None:
     import time
-
-    import httpx2
 
     s = HttpServer(url, logs=tmp_path, ready=False)
     try:
@@ -239,17 +265,13 @@ def test_the_rate_limiters_table_stays_bounded_under_a_flood_of_new_addresses() 
 
 
 @pytest.mark.parametrize("header", ["Basic mvk_x", "mvk_x", "Bearer\tmvk_x", "Token mvk_x", "Bearer", "bearer"])
-def test_an_authorization_header_that_is_no_bearer_token_is_named_as_such(tmp_path, header: str) -> None:
+def test_an_authorization_header_that_is_no_bearer_token_is_named_as_such(plain, header: str) -> None:
     """A header sent in another scheme or shape is said to be one, not taken for a missing header (trial74 L3)."""
-    db = tmp_path / "m.db"
+    server, db = plain
     key = new_key(db, "acme")
-    server = HttpServer(db, logs=tmp_path)
-    try:
-        odd = server.post(None, PING, authorization=header)
-        none = server.post(None, PING)
-        good = server.post(key, PING)
-    finally:
-        server.close()
+    odd = server.post(None, PING, authorization=header)
+    none = server.post(None, PING)
+    good = server.post(key, PING)
     assert refused(odd, 401, None) == ("the Authorization header is no bearer token: send Authorization: Bearer <token> "
                                        "(the word Bearer, one space, the token)")
     assert refused(none, 401, None) == "authentication required: send Authorization: Bearer <token>"
