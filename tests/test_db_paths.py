@@ -23,23 +23,16 @@ def run(cwd, *argv: str, db: str | None = None) -> subprocess.CompletedProcess[s
 
 
 @pytest.fixture
-def here(monkeypatch, capsys, one_model):  # type: ignore[no-untyped-def]
-    """``here(cwd, *argv, db=...)``: :func:`run` in this process (``cli.main``, the session's loaded model), for
-    how a path is read; a process refusing one is :func:`test_serve_refuses_a_relative_db_flag`'s."""
-    from memvault.server import cli
+def here(cli_here):  # type: ignore[no-untyped-def]
+    """:func:`run` in this process (conftest's ``cli_here``), for how a path is read; a process refusing one
+    is :func:`test_serve_refuses_a_relative_db_flag`'s."""
 
     def run_here(cwd, *argv: str, db: str | None = None) -> subprocess.CompletedProcess[str]:
-        with monkeypatch.context() as m:
-            m.chdir(cwd)
-            for name in [n for n in os.environ if n.startswith("MEMVAULT_")]:
-                m.delenv(name)
-            m.setenv("HOME", str(cwd))
-            if db is not None:
-                m.setenv("MEMVAULT_DB", db)
-            capsys.readouterr()
-            code = cli.main(list(argv))
-            out, err = capsys.readouterr()
-        return subprocess.CompletedProcess(argv, code, out, err)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+        env["HOME"] = str(cwd)
+        if db is not None:
+            env["MEMVAULT_DB"] = db
+        return cli_here(list(argv), env, cwd=cwd)
 
     return run_here
 

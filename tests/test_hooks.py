@@ -4,9 +4,7 @@ subprocess; what crosses stdout, the exit code, and what the store holds afterwa
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 import os
 import subprocess
 import sys
@@ -15,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import file_bytes, server_env
 
-from memvault.server import cli, transcripts
+from memvault.server import transcripts
 from memvault.server.config import Config
 from memvault.storage.records import NewTurn
 from memvault.storage.store import Store
@@ -66,35 +64,11 @@ def _hook(
 
 
 @pytest.fixture
-def here(monkeypatch, capsys, one_model):  # type: ignore[no-untyped-def]
-    """``here(env, argv, stdin)``: ``memvault ARGV`` run in this process (``cli.main``, the session's loaded
-    model) in ``env``, its exit code and what it wrote to stdout and stderr (its log too, as its process
-    logs). For what a hook or an import does with its input and the store; running as a client runs it
-    (a fresh process, its imports) is :func:`_hook`'s, kept by the tests of each event's output, of
-    credentials and of imports."""
-
-    def run(env: dict[str, str], argv: list[str], stdin: str = "", cwd: Path | None = None
-            ) -> subprocess.CompletedProcess[str]:
-        with monkeypatch.context() as m:
-            if cwd is not None:
-                m.chdir(cwd)
-            for name in set(os.environ) - set(env):
-                m.delenv(name)
-            for name, value in env.items():
-                m.setenv(name, value)
-            m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
-            root = logging.getLogger()
-            m.setattr(root, "handlers", [])  # the command's own logging.basicConfig on its stderr
-            level = root.level
-            capsys.readouterr()
-            try:
-                code = cli.main(argv)
-            finally:
-                root.setLevel(level)
-            out, err = capsys.readouterr()
-        return subprocess.CompletedProcess(argv, code, out, err)
-
-    return run
+def here(cli_here):  # type: ignore[no-untyped-def]
+    """``here(env, argv, stdin, cwd)``: ``memvault ARGV`` in this process (conftest's ``cli_here``), for what a
+    hook or an import does with its input and the store; running as a client runs it (a fresh process, its
+    imports) is :func:`_hook`'s, kept by the tests of each event's output, of credentials and of imports."""
+    return lambda env, argv, stdin="", cwd=None: cli_here(argv, env, stdin, cwd)
 
 
 @pytest.fixture
