@@ -181,6 +181,14 @@ def _to(target, db, *argv: str) -> subprocess.CompletedProcess[str]:
                               text=True, timeout=180, preexec_fn=(lambda: os.close(1)) if closed else None)
 
 
+def _full_here(monkeypatch, capsys, db, *argv: str) -> tuple[int, str]:
+    """:func:`_to` ``/dev/full`` in this process (``cli.main``): the exit code and stderr."""
+    with open("/dev/full", "w") as sink, monkeypatch.context() as m:
+        m.setattr(sys, "stdout", sink)
+        code = cli.main([*argv, "--db", str(db)])
+    return code, capsys.readouterr().err
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
 @pytest.mark.parametrize("argv", [["export"], ["list", "--json"]])
 def test_output_to_a_full_disk_is_one_line_naming_the_failure_and_exit_1(db_path, argv):
@@ -197,7 +205,8 @@ def test_output_to_a_full_disk_is_one_line_naming_the_failure_and_exit_1(db_path
     (["forget", "FIRST"], "memory FIRST was forgotten"),
     (["supersede", "FIRST", "Replaced with stdout on a full disk."], "memory FIRST was superseded by "),
 ])
-def test_a_write_whose_result_cannot_be_printed_says_it_was_written(db_path, argv, said):
+def test_a_write_whose_result_cannot_be_printed_says_it_was_written(db_path, argv, said, monkeypatch, capsys,
+                                                                   one_model):
     """`memvault remember ... > /dev/full` said only that the output failed: the memory was stored."""
     from memvault.tools import handlers
 
@@ -208,10 +217,10 @@ def test_a_write_whose_result_cannot_be_printed_says_it_was_written(db_path, arg
     finally:
         store.close()
     argv = [first if a == "FIRST" else a for a in argv]
-    failed = _to("/dev/full", db_path, *argv)
+    code, stderr = _full_here(monkeypatch, capsys, db_path, *argv)  # a process's: test_output_to_a_full_disk
     said = said.replace("FIRST", first)
-    assert failed.returncode == 1 and said in failed.stderr, failed.stderr
-    assert failed.stderr.endswith(", but its result could not be printed: No space left on device\n")
+    assert code == 1 and said in stderr, stderr
+    assert stderr.endswith(", but its result could not be printed: No space left on device\n")
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     try:
         current = [m.content for m in handlers.list_memories(store, handlers.Caller("default", "default")).memories]
