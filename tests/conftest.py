@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import glob
+import io
+import logging
 import os
 import re
+import subprocess
 import sys
 from collections import OrderedDict
 from collections.abc import Callable
@@ -239,6 +242,39 @@ def server_env(db: Path, **extra: str) -> dict[str, str]:
 
 
 SERVE = [sys.executable, "-m", "memvault.server", "serve"]
+
+
+@pytest.fixture
+def cli_here(monkeypatch, capsys, one_model):  # type: ignore[no-untyped-def]
+    """``cli_here(argv, env, stdin="", cwd=None)``: ``memvault ARGV`` run in this process (``cli.main``, the
+    session's loaded model) as ``subprocess.run`` would run it with ``env`` (the whole environment) and
+    ``cwd``: its exit code, and what it wrote to stdout and stderr, its log too (the command's own
+    ``logging.basicConfig``). For what a command does with its input and the store; how a fresh process
+    starts (its imports, its console, its signals) stays with the subprocess tests."""
+    from memvault.server import cli
+
+    def run(argv: list[str], env: dict[str, str], stdin: str = "", cwd: Path | None = None,
+            ) -> subprocess.CompletedProcess[str]:
+        with monkeypatch.context() as m:
+            if cwd is not None:
+                m.chdir(cwd)
+            for name in set(os.environ) - set(env):
+                m.delenv(name)
+            for name, value in env.items():
+                m.setenv(name, value)
+            m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8"))
+            root = logging.getLogger()
+            m.setattr(root, "handlers", [])  # pytest's own: the command's basicConfig then logs to its stderr
+            level = root.level
+            capsys.readouterr()
+            try:
+                code = cli.main(argv)
+            finally:
+                root.setLevel(level)
+            out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(argv, code, out, err)
+
+    return run
 
 
 HEAVY = os.environ.get("MEMVAULT_HEAVY") == "1"

@@ -42,13 +42,13 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("encoding", ["cp1252", "ascii", "latin-1"])
-def test_export_writes_utf8_json_lines_whatever_the_console_encoding(db_path, tmp_path, encoding):
+def test_export_writes_utf8_json_lines_whatever_the_console_encoding(db_path, tmp_path, encoding, capsys):
     fill(db_path, 3)
     piped = memvault(db_path, "export", PYTHONIOENCODING=encoding)
     assert piped.returncode == 0 and b"Traceback" not in piped.stderr
     lines = piped.stdout.decode("utf-8").splitlines()  # strict: valid UTF-8 or this fails
     assert len(lines) == 3 and all(WORLD in json.loads(line)["content"] for line in lines)
-    assert memvault(db_path, "export", "-o", str(tmp_path / "b.jsonl")).returncode == 0
+    assert run(capsys, "export", "--db", str(db_path), "-o", str(tmp_path / "b.jsonl"))[0] == 0
     assert (tmp_path / "b.jsonl").read_text(encoding="utf-8").splitlines() == lines
 
 
@@ -103,17 +103,19 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(db_path, argv):
     assert proc.returncode == 141 and err == b""
 
 
-def test_keys_commands_print_one_json_document_with_json(db_path):
-    created = memvault(db_path, "keys", "create", "--tenant", "acme", "--name", "Zoë's bot", "--read-only", "--json")
-    assert created.returncode == 0, created.stderr
-    key = json.loads(created.stdout)
+def test_keys_commands_print_one_json_document_with_json(db_path, capsys):
+    db = ["--db", str(db_path)]
+    code, out, err = run(capsys, "keys", "create", "--tenant", "acme", "--name", "Zoë's bot", "--read-only", "--json",
+                         *db)
+    assert code == 0, err
+    key = json.loads(out)
     assert key["key"].startswith("mvk_") and key["tenant"] == "acme" and key["name"] == "Zoë's bot"
     assert key["read_only"] is True and key["state"] == "active" and key["revoked_at"] is None
-    listed = json.loads(memvault(db_path, "--json", "keys", "list").stdout)
+    listed = json.loads(run(capsys, *db, "--json", "keys", "list")[1])
     assert [k["id"] for k in listed] == [key["id"]] and "key" not in listed[0]
-    revoked = json.loads(memvault(db_path, "keys", "revoke", key["id"][:12], "--json").stdout)
+    revoked = json.loads(run(capsys, "keys", "revoke", key["id"][:12], "--json", *db)[1])
     assert revoked["id"] == key["id"] and revoked["state"] == "revoked" and revoked["revoked_at"]
-    assert json.loads(memvault(db_path, "keys", "list", "--json").stdout)[0]["state"] == "revoked"
+    assert json.loads(run(capsys, "keys", "list", "--json", *db)[1])[0]["state"] == "revoked"
 
 
 def test_keys_list_json_of_no_keys_is_an_empty_list(db_path, capsys):
@@ -156,12 +158,13 @@ def test_a_bad_number_in_a_subprocess_names_the_flag_and_its_range(db_path):
     ["--oauth-jwks-max-age", "5"], ["--oauth-max-token-lifetime", "600"],
     ["--transport", "stdio", "--port", "9000"], ["--port", "9000", "--host", "::1"],
 ])
-def test_an_http_flag_without_transport_http_is_refused_not_ignored(db_path, flags):
-    refused = subprocess.run([*MEMVAULT, "serve", *flags], env=server_env(db_path), capture_output=True, text=True,
-                             stdin=subprocess.DEVNULL, timeout=120)
-    assert refused.returncode == 2
+def test_an_http_flag_without_transport_http_is_refused_not_ignored(db_path, flags, capsys):
+    with pytest.raises(SystemExit) as refused:  # argparse's refusal, as a bad flag's
+        cli.main(["serve", "--db", str(db_path), *flags])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
     named = [f for f in flags if f.startswith("--") and f != "--transport"]
-    assert all(f in refused.stderr for f in named) and "add --transport http" in refused.stderr
+    assert all(f in err for f in named) and "add --transport http" in err
     assert not db_path.exists()  # nothing was opened
 
 
@@ -176,6 +179,14 @@ def _to(target, db, *argv: str) -> subprocess.CompletedProcess[str]:
     with open(os.devnull if closed else target, "w") as sink:
         return subprocess.run([*MEMVAULT, *argv], env=server_env(db), stdout=sink, stderr=subprocess.PIPE,
                               text=True, timeout=180, preexec_fn=(lambda: os.close(1)) if closed else None)
+
+
+def _full_here(monkeypatch, capsys, db, *argv: str) -> tuple[int, str]:
+    """:func:`_to` ``/dev/full`` in this process (``cli.main``): the exit code and stderr."""
+    with open("/dev/full", "w") as sink, monkeypatch.context() as m:
+        m.setattr(sys, "stdout", sink)
+        code = cli.main([*argv, "--db", str(db)])
+    return code, capsys.readouterr().err
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
@@ -194,7 +205,8 @@ def test_output_to_a_full_disk_is_one_line_naming_the_failure_and_exit_1(db_path
     (["forget", "FIRST"], "memory FIRST was forgotten"),
     (["supersede", "FIRST", "Replaced with stdout on a full disk."], "memory FIRST was superseded by "),
 ])
-def test_a_write_whose_result_cannot_be_printed_says_it_was_written(db_path, argv, said):
+def test_a_write_whose_result_cannot_be_printed_says_it_was_written(db_path, argv, said, monkeypatch, capsys,
+                                                                   one_model):
     """`memvault remember ... > /dev/full` said only that the output failed: the memory was stored."""
     from memvault.tools import handlers
 
@@ -205,10 +217,10 @@ def test_a_write_whose_result_cannot_be_printed_says_it_was_written(db_path, arg
     finally:
         store.close()
     argv = [first if a == "FIRST" else a for a in argv]
-    failed = _to("/dev/full", db_path, *argv)
+    code, stderr = _full_here(monkeypatch, capsys, db_path, *argv)  # a process's: test_output_to_a_full_disk
     said = said.replace("FIRST", first)
-    assert failed.returncode == 1 and said in failed.stderr, failed.stderr
-    assert failed.stderr.endswith(", but its result could not be printed: No space left on device\n")
+    assert code == 1 and said in stderr, stderr
+    assert stderr.endswith(", but its result could not be printed: No space left on device\n")
     store = Store(db_path, FakeEmbedder())  # type: ignore[arg-type]
     try:
         current = [m.content for m in handlers.list_memories(store, handlers.Caller("default", "default")).memories]
@@ -270,7 +282,7 @@ def test_a_setting_the_auth_mode_ignores_is_refused_naming_it_and_the_mode(db_pa
     assert not db_path.exists()  # nothing was opened
 
 
-def test_no_control_character_reaches_the_terminal_from_stored_text(db_path):
+def test_no_control_character_reaches_the_terminal_from_stored_text(db_path, capsys, one_model):
     """Adversarial pass 50: ESC was escaped but the C1 controls were printed raw (U+009B opens a
     control sequence and U+009D a window title in xterm and VTE); DEL too."""
     stored = "Deploy note \x9d0;OWNED\x9c \x9b2J \x1b[31mred\x1b[0m \x7f done"
@@ -281,7 +293,7 @@ def test_no_control_character_reaches_the_terminal_from_stored_text(db_path):
     finally:
         store.close()
     for argv in (["list"], ["recall", "deploy note"], ["show", new]):
-        out = memvault(db_path, *argv).stdout.decode()
+        out = run(capsys, *argv, "--db", str(db_path))[1]
         for line in out.splitlines():
             assert not any(0x7f <= ord(c) <= 0x9f or ord(c) < 0x20 and c != "\t" for c in line), repr(line)
         assert "\\u009b2J" in out and "\\u001b[31m" in out  # shown, escaped

@@ -4,8 +4,6 @@ traceback, no "memvault fault", nothing written, and the way to recover."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 from conftest import server_env
@@ -14,7 +12,6 @@ from wire import StdioServer
 
 from memvault.storage.store import Store
 
-MEMVAULT = [sys.executable, "-m", "memvault.server"]
 PAGE = 4096
 
 
@@ -41,10 +38,10 @@ def damaged(db, every: int) -> None:
 @pytest.mark.parametrize("every", [1, 2, 3])
 @pytest.mark.parametrize("argv", [["doctor"], ["doctor", "--json"], ["remember", "Written into a damaged file"],
                                   ["list"], ["export"], ["stats"]])
-def test_the_command_line_says_the_file_is_damaged_without_a_traceback(db_path, argv, every):
+def test_the_command_line_says_the_file_is_damaged_without_a_traceback(db_path, argv, every, cli_here):
     damaged(db_path, every)
     before = db_path.read_bytes()
-    done = subprocess.run([*MEMVAULT, *argv], env=server_env(db_path), capture_output=True, text=True, timeout=180)
+    done = cli_here(argv, server_env(db_path))  # a traceback would be the exception main lets out
     assert "Traceback" not in done.stderr and "Error:" not in done.stderr, done.stderr
     if done.returncode != 0 or argv[0] == "doctor":
         assert done.returncode == 1 and "the database file is damaged" in done.stderr + done.stdout
@@ -68,7 +65,7 @@ def test_a_tool_over_stdio_says_the_file_is_damaged_not_a_memvault_fault(db_path
 
 
 @pytest.mark.parametrize("argv", [["recall", "memory words"], ["list", "--limit", "50"], ["export"]])
-def test_a_text_written_over_with_bytes_that_are_not_utf8_is_damage_not_a_fault(db_path, argv):
+def test_a_text_written_over_with_bytes_that_are_not_utf8_is_damage_not_a_fault(db_path, argv, cli_here):
     """An adversarial pass: random bytes in the memories' pages made reads a "memvault fault"
     (UnicodeDecodeError) and a traceback on the command line."""
     filled(db_path, 40, 60)
@@ -76,7 +73,7 @@ def test_a_text_written_over_with_bytes_that_are_not_utf8_is_damage_not_a_fault(
     at = data.index(b"memory 7: words")
     data[at + 10:at + 15] = b"\xff\xfe\xa5\xa5\xff"  # the record's header intact: only its text is broken
     db_path.write_bytes(bytes(data))
-    done = subprocess.run([*MEMVAULT, *argv], env=server_env(db_path), capture_output=True, text=True, timeout=180)
+    done = cli_here(argv, server_env(db_path))
     said = done.stderr + done.stdout
     assert "Traceback" not in said and "memvault fault" not in said, said
     assert done.returncode == 1 and "the database file is damaged" in said and "not UTF-8" in said, said

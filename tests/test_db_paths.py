@@ -22,15 +22,30 @@ def run(cwd, *argv: str, db: str | None = None) -> subprocess.CompletedProcess[s
                           stdin=subprocess.DEVNULL, timeout=180)
 
 
+@pytest.fixture
+def here(cli_here):  # type: ignore[no-untyped-def]
+    """:func:`run` in this process (conftest's ``cli_here``), for how a path is read; a process refusing one
+    is :func:`test_serve_refuses_a_relative_db_flag`'s."""
+
+    def run_here(cwd, *argv: str, db: str | None = None) -> subprocess.CompletedProcess[str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+        env["HOME"] = str(cwd)
+        if db is not None:
+            env["MEMVAULT_DB"] = db
+        return cli_here(list(argv), env, cwd=cwd)
+
+    return run_here
+
+
 RELATIVE = ["memvault.db", "./memvault.db", "data/memvault.db", "../memvault.db", " memvault.db"]
 
 
 @pytest.mark.parametrize("relative", RELATIVE)
 @pytest.mark.parametrize("argv", [["serve"], ["remember", "The build runs on Fridays"], ["list"], []])
-def test_a_relative_memvault_db_is_refused_and_creates_nothing(tmp_path, relative, argv):
+def test_a_relative_memvault_db_is_refused_and_creates_nothing(tmp_path, relative, argv, here):
     where = tmp_path / "client-folder"
     where.mkdir()
-    refused = run(where, *argv, db=relative)
+    refused = here(where, *argv, db=relative)
     assert refused.returncode == 2, refused.stderr
     assert "MEMVAULT_DB: " in refused.stderr and "is a relative path" in refused.stderr
     # the absolute path it would have been, written plainly (trial verify66 N11: ".../rel/../rel/rel.db")
@@ -45,15 +60,15 @@ def test_serve_refuses_a_relative_db_flag(tmp_path, relative):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_command_typed_with_a_relative_db_flag_uses_the_shell_s_folder_and_says_where(tmp_path):
-    stored = run(tmp_path, "remember", "The build runs on Fridays", "--db", "mine.db")
+def test_a_command_typed_with_a_relative_db_flag_uses_the_shell_s_folder_and_says_where(tmp_path, here):
+    stored = here(tmp_path, "remember", "The build runs on Fridays", "--db", "mine.db")
     assert stored.returncode == 0 and str(tmp_path / "mine.db") in stored.stderr
     assert (tmp_path / "mine.db").is_file()
 
 
-def test_a_path_under_home_in_memvault_db_is_absolute(tmp_path):
+def test_a_path_under_home_in_memvault_db_is_absolute(tmp_path, here):
     (tmp_path / "notes").mkdir()  # remember makes a database, not its folders
-    stored = run(tmp_path, "remember", "The build runs on Fridays", db="~/notes/memvault.db")
+    stored = here(tmp_path, "remember", "The build runs on Fridays", db="~/notes/memvault.db")
     assert stored.returncode == 0, stored.stderr
     assert (tmp_path / "notes" / "memvault.db").is_file()
 
@@ -66,11 +81,11 @@ def test_serve_logs_the_absolute_database_path(tmp_path):
 
 
 @pytest.mark.parametrize("argv", [["remember", "x"], ["import", "-"], ["setup", "claude-code", "--write"]])
-def test_a_path_through_a_missing_folder_is_refused_and_that_folder_is_not_made(tmp_path, argv):
+def test_a_path_through_a_missing_folder_is_refused_and_that_folder_is_not_made(tmp_path, argv, here):
     """``nope/../real/m.db`` needs ``nope`` to be opened: it is refused as a missing folder, not made."""
     (tmp_path / "real").mkdir()
     db = tmp_path / "nope" / ".." / "real" / "m.db"
-    result = run(tmp_path, *argv, "--db", str(db))
+    result = here(tmp_path, *argv, "--db", str(db))
     assert result.returncode == 2 and f"the folder '{tmp_path / 'nope'}' does not exist" in result.stderr
     assert not (tmp_path / "nope").exists() and list((tmp_path / "real").iterdir()) == []
 

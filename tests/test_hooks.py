@@ -63,6 +63,20 @@ def _hook(
     return subprocess.run([*HOOK, event], input=text, env=env, capture_output=True, text=True, timeout=180)
 
 
+@pytest.fixture
+def here(cli_here):  # type: ignore[no-untyped-def]
+    """``here(env, argv, stdin, cwd)``: ``memvault ARGV`` in this process (conftest's ``cli_here``), for what a
+    hook or an import does with its input and the store; running as a client runs it (a fresh process, its
+    imports) is :func:`_hook`'s, kept by the tests of each event's output, of credentials and of imports."""
+    return lambda env, argv, stdin="", cwd=None: cli_here(argv, env, stdin, cwd)
+
+
+@pytest.fixture
+def hook(here):  # type: ignore[no-untyped-def]
+    """``hook(env, event, stdin)``: :func:`_hook` run in this process (:func:`here`)."""
+    return lambda env, event, stdin: here(env, [*HOOK[3:], event], stdin if isinstance(stdin, str) else json.dumps(stdin))
+
+
 def _context(result: subprocess.CompletedProcess[str], event: str) -> str:
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
@@ -113,14 +127,14 @@ def test_user_prompt_submit_gives_a_sure_memory_and_nothing_for_an_unrelated_pro
     "Which package manager does the shop use? Which port is the staging database on?",
     "what package manager is used in the shop; which port does the staging DB listen on",
 ])
-def test_a_prompt_of_two_questions_gives_the_memory_answering_each(env, stored, real_embedder, prompt):
+def test_a_prompt_of_two_questions_gives_the_memory_answering_each(env, stored, real_embedder, prompt, hook):
     store = Store(env["MEMVAULT_DB"], real_embedder)
     try:
         store.remember(tenant="default", scope="default", content="The shop uses pnpm as its package manager.",
                        kind="fact")
     finally:
         store.close()
-    context = _context(_hook(env, "UserPromptSubmit", _payload("UserPromptSubmit", prompt=prompt)),
+    context = _context(hook(env, "UserPromptSubmit", _payload("UserPromptSubmit", prompt=prompt)),
                        "UserPromptSubmit")
     assert "pnpm" in context and MEMORIES[0][0] in context, context
     assert context.count("\n- ") == 2 and MEMORIES[1][0] not in context  # each once, only what answers
@@ -141,7 +155,7 @@ def test_the_questions_of_a_prompt_are_asked_apart(prompt, asked):
     assert questions(prompt) == asked
 
 
-def test_a_prompt_is_redacted_before_it_is_searched_and_episodes_are_left_to_the_boot_context(env, stored):
+def test_a_prompt_is_redacted_before_it_is_searched_and_episodes_are_left_to_the_boot_context(env, stored, hook):
     store = _open(env)
     try:  # an episode quoting the question (as a session's digest does) answers nothing
         store.remember(tenant="default", scope="default", kind="episode",
@@ -149,7 +163,7 @@ def test_a_prompt_is_redacted_before_it_is_searched_and_episodes_are_left_to_the
     finally:
         store.close()
     for tail in ("", " <private>plans for the migration</private>", f" (my token is {TOKEN})"):
-        asked = _hook(env, "UserPromptSubmit",
+        asked = hook(env, "UserPromptSubmit",
                       _payload("UserPromptSubmit", prompt=f"Which port does the staging database listen on?{tail}"))
         assert asked.stdout, (tail, asked.stderr)
         context = _context(asked, "UserPromptSubmit")
@@ -157,20 +171,20 @@ def test_a_prompt_is_redacted_before_it_is_searched_and_episodes_are_left_to_the
         assert TOKEN not in asked.stdout and "plans for the migration" not in asked.stdout
 
 
-def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, tmp_path):
+def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, tmp_path, hook):
     lines = (DATA / "claude_code_session.jsonl").read_bytes().splitlines(keepends=True)
     transcript = tmp_path / "projects" / "-home-dev-projects-shop" / f"{SESSION}.jsonl"
     transcript.parent.mkdir(parents=True)
     transcript.write_bytes(b"".join(lines[:7]))  # Claude Code has written up to the Grep call
     for event in ("SessionStart", "PostToolUse"):
-        result = _hook(env, event, _payload(event, transcript, tool_name="Grep", tool_input={},
+        result = hook(env, event, _payload(event, transcript, tool_name="Grep", tool_input={},
                                             tool_response={}))
         assert result.returncode == 0, result.stderr
     transcript.write_bytes(b"".join(lines))
     for event, extra in (("PostToolUse", {"tool_name": "Bash"}), ("Stop", {"stop_hook_active": False}),
                          ("PreCompact", {"trigger": "auto", "custom_instructions": ""}),
                          ("SessionEnd", {"reason": "prompt_input_exit"})):
-        result = _hook(env, event, _payload(event, transcript, **extra))
+        result = hook(env, event, _payload(event, transcript, **extra))
         assert (result.returncode, result.stdout) == (0, ""), result.stderr
     store = _open(env)
     try:
@@ -194,7 +208,7 @@ def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, 
     assert {p.parent.stat().st_mode & 0o777 for p in states} == {0o700}
     # The offsets lost (a new state folder): the transcript is read again, and nothing is stored twice.
     lost = {**env, "XDG_STATE_HOME": str(tmp_path / "other-state")}
-    again = _hook(lost, "Stop", _payload("Stop", transcript))
+    again = hook(lost, "Stop", _payload("Stop", transcript))
     assert again.returncode == 0, again.stderr
     store = _open(env)
     try:
@@ -204,13 +218,13 @@ def test_capture_then_session_end_stores_the_turns_in_order_and_the_digest(env, 
     # The next session asks for the last one: its digest answers, though the hook leaves other episodes out
     # and no server has filled the digest's vector.
     for prompt in ("where did we leave off?", "what did we do last time?", "recap of the last session please"):
-        context = _context(_hook(env, "UserPromptSubmit", {**_payload("UserPromptSubmit", prompt=prompt),
+        context = _context(hook(env, "UserPromptSubmit", {**_payload("UserPromptSubmit", prompt=prompt),
                                                            "session_id": "6e1d8b62-3f4a-4c9b-8d2e-1f7a8b9c0d12"}),
                            "UserPromptSubmit")
         assert digest.id[:8] in context, (prompt, context)
 
 
-def test_codex_gets_the_boot_context_at_session_start_and_has_no_capture_hook(env, stored):
+def test_codex_gets_the_boot_context_at_session_start_and_has_no_capture_hook(env, stored, here):
     codex = [sys.executable, "-m", "memvault.server", "hook", "codex"]
     start = subprocess.run([*codex, "SessionStart"], env=env, capture_output=True, text=True, timeout=120,
                            input=json.dumps(_payload("SessionStart", source="startup")))
@@ -220,8 +234,7 @@ def test_codex_gets_the_boot_context_at_session_start_and_has_no_capture_hook(en
         assert store.episodes.sessions(tenant="default") == []
     finally:
         store.close()
-    stop = subprocess.run([*codex, "Stop"], input=json.dumps(_payload("Stop")), env=env, capture_output=True,
-                          text=True, timeout=60)
+    stop = here(env, ["hook", "codex", "Stop"], json.dumps(_payload("Stop")))
     assert (stop.returncode, stop.stdout) == (1, "")
     assert "codex hooks are SessionStart, UserPromptSubmit" in stop.stderr
 
@@ -254,8 +267,8 @@ def test_hooks_never_print_a_credential_even_one_a_memory_was_allowed_to_keep(en
     (["SessionStart", "--model-dir", "/m"], json.dumps(_payload("SessionStart")), "--model-dir"),
     (["SessionStart", "--no-such-flag"], json.dumps(_payload("SessionStart")), "--no-such-flag"),
 ])
-def test_a_bad_payload_or_command_is_a_non_blocking_error_said_on_stderr(env, argv, stdin, said):
-    result = subprocess.run([*HOOK, *argv], input=stdin, env=env, capture_output=True, text=True, timeout=60)
+def test_a_bad_payload_or_command_is_a_non_blocking_error_said_on_stderr(env, argv, stdin, said, here):
+    result = here(env, [*HOOK[3:], *argv], stdin)
     assert (result.returncode, result.stdout) == (1, "")  # 1, never 2: Claude Code would block on 2
     assert said in result.stderr
 
@@ -266,14 +279,12 @@ def test_stdin_that_is_not_utf8_is_a_non_blocking_error_naming_stdin(env):
     assert (result.returncode, result.stdout) == (1, b"") and b"stdin: not UTF-8" in result.stderr
 
 
-def test_a_bad_setting_is_a_non_blocking_error_too(env):
-    result = _hook({**env, "MEMVAULT_BOOT_TOKENS": "lots"}, "SessionStart", _payload("SessionStart"))
+def test_a_bad_setting_is_a_non_blocking_error_too(env, hook):
+    result = hook({**env, "MEMVAULT_BOOT_TOKENS": "lots"}, "SessionStart", _payload("SessionStart"))
     assert (result.returncode, result.stdout) == (1, "") and "MEMVAULT_BOOT_TOKENS" in result.stderr
 
 
-def _import(env: dict[str, str], path: Path) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "memvault.server", "import", "--from", "claude-code", str(path), "--json"]
-    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=180)
+IMPORT = ["import", "--from", "claude-code", "--json"]
 
 
 def _turns(store: Store, session_id: str) -> list[tuple[int, str, str]]:
@@ -289,7 +300,7 @@ def _sessions_and_turns(env: dict[str, str]) -> dict[str, list[tuple[int, str, s
         store.close()
 
 
-def test_import_twice_gives_the_same_sessions_and_turns_and_a_hook_adds_none_of_them_again(env, tmp_path):
+def test_import_twice_gives_the_same_sessions_and_turns_and_a_hook_adds_none_of_them_again(env, tmp_path, hook, here):
     root = tmp_path / "projects"
     (root / "-home-dev-projects-shop").mkdir(parents=True)
     (root / "-home-dev-projects-other").mkdir()
@@ -300,7 +311,7 @@ def test_import_twice_gives_the_same_sessions_and_turns_and_a_hook_adds_none_of_
     (root / "-home-dev-projects-other" / f"{other}.jsonl").write_text(
         original.replace(SESSION, other).replace("00000000-0000-4000-8000", "11111111-0000-4000-8000"),
         encoding="utf-8")
-    once = _import(env, root)
+    once = here(env, [*IMPORT, str(root)])
     assert once.returncode == 0, once.stderr
     report = json.loads(once.stdout)
     counts = (report["files"], report["sessions"], report["turns_added"], report["turns_already_there"])
@@ -308,29 +319,26 @@ def test_import_twice_gives_the_same_sessions_and_turns_and_a_hook_adds_none_of_
     assert report["redacted"] == ["GitHub token", "private"]
     after_once = _sessions_and_turns(env)
     assert sorted(after_once) == sorted([SESSION, other]) and len(after_once[SESSION]) == 8
-    twice = _import(env, root)
+    twice = here(env, [*IMPORT, str(root)])
     assert json.loads(twice.stdout)["turns_added"] == 0 and "nothing new" in twice.stderr
     assert _sessions_and_turns(env) == after_once
-    end = _hook(env, "SessionEnd", _payload("SessionEnd", first, reason="other"))
+    end = hook(env, "SessionEnd", _payload("SessionEnd", first, reason="other"))
     assert end.returncode == 0, end.stderr
     assert _sessions_and_turns(env) == after_once  # the same entries, the same refs: nothing twice
     assert TOKEN not in once.stdout + once.stderr + twice.stdout + twice.stderr
 
 
-def _setup(env: dict[str, str], *more: str) -> subprocess.CompletedProcess[str]:
-    """``setup claude-code --hooks --write`` (without --write it only prints: tests/test_setup.py)."""
-    return subprocess.run([sys.executable, "-m", "memvault.server", "setup", "claude-code", "--hooks", "--write", *more],
-                          env=env, capture_output=True, text=True, timeout=60)
+SETUP = ["setup", "claude-code", "--hooks", "--write"]  # without --write it only prints: tests/test_setup.py
 
 
-def test_setup_hooks_merges_into_the_settings_keeps_a_backup_and_a_second_run_changes_nothing(env):
+def test_setup_hooks_merges_into_the_settings_keeps_a_backup_and_a_second_run_changes_nothing(env, here):
     settings = Path(env["HOME"]) / ".claude" / "settings.json"
     settings.parent.mkdir()
     theirs = {"type": "command", "command": "prettier --write \"$CLAUDE_PROJECT_DIR\""}
     original = json.dumps({"model": "opus",
                            "hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [theirs]}]}})
     settings.write_text(original, encoding="utf-8")
-    first = _setup(env)
+    first = here(env, SETUP)
     assert first.returncode == 0, first.stderr
     written = json.loads(settings.read_text(encoding="utf-8"))
     assert written["model"] == "opus"
@@ -343,7 +351,7 @@ def test_setup_hooks_merges_into_the_settings_keeps_a_backup_and_a_second_run_ch
         "PostToolUse", "Stop", "PreCompact"]  # in the background; SessionEnd ends the session before exit
     backups = list(settings.parent.glob("settings.json.*.bak"))
     assert [b.read_text(encoding="utf-8") for b in backups] == [original]
-    second = _setup(env)
+    second = here(env, SETUP)
     assert second.returncode == 0 and "nothing changed" in second.stderr
     assert json.loads(settings.read_text(encoding="utf-8")) == written
     assert list(settings.parent.glob("settings.json.*.bak")) == backups
@@ -360,12 +368,12 @@ def test_setup_hooks_merges_into_the_settings_keeps_a_backup_and_a_second_run_ch
     assert _context(run(), "SessionStart").startswith("No memories are stored yet")
 
 
-def test_setup_hooks_refuses_settings_with_comments_and_writes_nothing(env):
+def test_setup_hooks_refuses_settings_with_comments_and_writes_nothing(env, here):
     settings = Path(env["HOME"]) / ".claude" / "settings.json"
     settings.parent.mkdir()
     text = '{\n  // my model\n  "model": "opus"\n}\n'
     settings.write_text(text, encoding="utf-8")
-    result = _setup(env)
+    result = here(env, SETUP)
     assert result.returncode == 1 and "not plain JSON" in result.stderr
     assert settings.read_text(encoding="utf-8") == text
     assert os.listdir(settings.parent) == ["settings.json"]
@@ -436,7 +444,7 @@ def test_a_credential_in_a_tool_input_never_reaches_the_database(store, db_path,
     assert turn.tool == tool and turn.redacted
 
 
-def test_a_bad_entry_or_another_scopes_session_is_skipped_and_said_and_capture_goes_on(env, tmp_path):
+def test_a_bad_entry_or_another_scopes_session_is_skipped_and_said_and_capture_goes_on(env, tmp_path, hook):
     store = _open(env)
     try:  # a session of scope "work", which a default-scope transcript names
         store.episodes.append(tenant="default", scope="work", session_id="other-scope", turns=[
@@ -448,14 +456,14 @@ def test_a_bad_entry_or_another_scopes_session_is_skipped_and_said_and_capture_g
         _entry("u1", SESSION, "first turn"), _entry("u2", "bad/id", "a path-like session id"),
         "[" * 100_000 + "]" * 100_000, _entry("u3", "other-scope", "not for the work scope"),
         _entry("u4", SESSION, "after the bad ones")]) + "\n")
-    first = _hook(env, "Stop", _payload("Stop", transcript))
+    first = hook(env, "Stop", _payload("Stop", transcript))
     assert (first.returncode, first.stdout) == (0, "")
     for said in ("1 entry whose sessionId cannot be a session id", "1 line not JSON",
                  "1 turn of session other-scope, which belongs to another scope"):
         assert said in first.stderr
     with transcript.open("a") as fh:
         fh.write(_entry("u5", SESSION, "a turn written later") + "\n")
-    second = _hook(env, "Stop", _payload("Stop", transcript))
+    second = hook(env, "Stop", _payload("Stop", transcript))
     assert (second.returncode, second.stdout, second.stderr) == (0, "", "")  # the bad lines are behind it
     got = _sessions_and_turns(env)
     assert [text for _, _, text in got[SESSION]] == [
@@ -509,7 +517,7 @@ def test_a_capture_stopped_midway_keeps_what_it_stored_and_the_next_goes_on_from
 
 
 def test_import_goes_on_past_a_bad_entry_reads_a_last_line_without_its_end_and_ends_every_session(
-        env, tmp_path):
+        env, tmp_path, here):
     root = tmp_path / "projects" / "p"
     root.mkdir(parents=True)
     (root / "A.jsonl").write_text(_entry("a1", "A", "file A turn") + "\n")
@@ -517,7 +525,7 @@ def test_import_goes_on_past_a_bad_entry_reads_a_last_line_without_its_end_and_e
         _entry("b1", "B", "file B turn"), _entry("b2", "x y", "bad id"),
         _entry("b3", "B", "file B, after the bad one", at="2025-11-30T09:00:05")]))
     (root / "C.jsonl").write_text(_entry("c1", "C", "file C turn") + "\n" + _entry("c2", "C", "no line end"))
-    result = _import(env, root.parent)
+    result = here(env, [*IMPORT, str(root.parent)])
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["refused_lines"] == {str(root / "B.jsonl"): [2]} and report["failed"] == {}
@@ -548,15 +556,15 @@ def test_import_reports_a_file_that_fails_and_imports_the_others(store, tmp_path
     assert [s.ended_at is not None for s in store.episodes.sessions(tenant="default")] == [True, True]
 
 
-def test_import_says_it_ended_a_session_a_hook_left_open_though_no_turn_was_new(env, tmp_path):
+def test_import_says_it_ended_a_session_a_hook_left_open_though_no_turn_was_new(env, tmp_path, hook, here):
     transcript = tmp_path / f"{SESSION}.jsonl"
     transcript.write_text(_entry("u1", SESSION, "first turn") + "\n")
-    assert _hook(env, "Stop", _payload("Stop", transcript)).returncode == 0
-    once = _import(env, transcript)
+    assert hook(env, "Stop", _payload("Stop", transcript)).returncode == 0
+    once = here(env, [*IMPORT, str(transcript)])
     report = json.loads(once.stdout)
     assert (report["turns_added"], report["turns_already_there"], report["sessions_ended"]) == (0, 1, 1)
     assert "1 session ended, 1 digest written" in once.stderr and "nothing new" not in once.stderr
-    twice = _import(env, transcript)
+    twice = here(env, [*IMPORT, str(transcript)])
     assert json.loads(twice.stdout)["sessions_ended"] == 0 and "nothing new" in twice.stderr
 
 
@@ -573,10 +581,10 @@ def test_a_turn_the_store_refuses_is_skipped_and_counted_and_the_others_of_its_p
 
 
 @pytest.mark.parametrize("event", ["SessionEnd", "Stop", "PostToolUse", "PreCompact"])
-def test_a_capture_with_a_credential_as_its_session_id_stores_and_says_no_credential(env, tmp_path, event):
+def test_a_capture_with_a_credential_as_its_session_id_stores_and_says_no_credential(env, tmp_path, event, hook):
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(_entry("u1", TOKEN, "hello there") + "\n" + _entry("u2", "other", "kept") + "\n")
-    result = _hook(env, event, {**_payload(event, transcript), "session_id": TOKEN})
+    result = hook(env, event, {**_payload(event, transcript), "session_id": TOKEN})
     assert (result.returncode, result.stdout) == (1, "")
     assert "session_id: cannot be a session id" in result.stderr
     assert TOKEN not in result.stderr and TOKEN.encode() not in file_bytes(Path(env["MEMVAULT_DB"]))
@@ -585,16 +593,16 @@ def test_a_capture_with_a_credential_as_its_session_id_stores_and_says_no_creden
 
 
 @pytest.mark.parametrize("session_id", ["../../etc/passwd", "a/b", "..", "sess\u0000id", "x" * 200])
-def test_every_capture_hook_refuses_a_session_id_as_session_start_does(env, tmp_path, session_id):
+def test_every_capture_hook_refuses_a_session_id_as_session_start_does(env, tmp_path, session_id, hook):
     """A trial found Stop, PostToolUse and PreCompact silent on ids SessionStart and SessionEnd refuse."""
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(_entry("u1", "fine-session", "hello there") + "\n")
     for event in ("SessionStart", "Stop"):
-        result = _hook(env, event, {**_payload(event, transcript), "session_id": session_id})
+        result = hook(env, event, {**_payload(event, transcript), "session_id": session_id})
         assert result.returncode == 1 and "session_id:" in result.stderr, (event, result.stderr)
 
 
-def test_import_ends_a_session_at_its_newest_stored_turn_when_a_turn_is_dated_in_the_future(env, tmp_path):
+def test_import_ends_a_session_at_its_newest_stored_turn_when_a_turn_is_dated_in_the_future(env, tmp_path, here):
     folder = tmp_path / "future"
     folder.mkdir()
     entries = [{"type": "user", "uuid": "u-1", "sessionId": "s-future", "timestamp": "2026-01-05T10:00:00Z",
@@ -602,9 +610,8 @@ def test_import_ends_a_session_at_its_newest_stored_turn_when_a_turn_is_dated_in
                {"type": "user", "uuid": "u-2", "sessionId": "s-future", "timestamp": "2999-01-01T00:00:00Z",
                 "message": {"role": "user", "content": "A clock gone wrong"}}]
     (folder / "s.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
-    command = [sys.executable, "-m", "memvault.server", "import", "--from", "claude-code", str(folder), "--json"]
     for _ in range(2):  # the second run finds the session ended: nothing fails
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+        done = here(env, [*IMPORT, str(folder)])
         assert json.loads(done.stdout)["failed"] == {}, done.stderr
     store = _open(env)
     try:
@@ -616,20 +623,20 @@ def test_import_ends_a_session_at_its_newest_stored_turn_when_a_turn_is_dated_in
         store.close()
 
 
-def test_a_hook_with_a_database_in_a_missing_folder_makes_nothing_and_says_so(env, tmp_path):
+def test_a_hook_with_a_database_in_a_missing_folder_makes_nothing_and_says_so(env, tmp_path, hook):
     typo = tmp_path / "no-such-folder" / "m.db"
     for event in ("SessionStart", "Stop"):
-        result = _hook({**env, "MEMVAULT_DB": str(typo)}, event, _payload(event))
+        result = hook({**env, "MEMVAULT_DB": str(typo)}, event, _payload(event))
         assert (result.returncode, result.stdout) == (1, "") and "MEMVAULT_DB" in result.stderr  # where it came from
         assert str(typo.parent) in result.stderr and not typo.parent.exists()
 
 
 @pytest.mark.parametrize("where", ["missing", "folder"])
-def test_capture_of_a_transcript_that_is_not_a_file_says_so_and_stores_nothing(env, tmp_path, where):
+def test_capture_of_a_transcript_that_is_not_a_file_says_so_and_stores_nothing(env, tmp_path, where, hook):
     path = tmp_path / "t.jsonl"
     if where == "folder":
         path.mkdir()
-    result = _hook(env, "Stop", _payload("Stop", path))
+    result = hook(env, "Stop", _payload("Stop", path))
     assert result.returncode == 0 and "transcript_path" in result.stderr and str(path) in result.stderr
     store = _open(env)
     try:
@@ -638,14 +645,14 @@ def test_capture_of_a_transcript_that_is_not_a_file_says_so_and_stores_nothing(e
         store.close()
 
 
-def test_import_names_a_transcript_link_to_nothing_and_imports_the_rest(env, tmp_path):
+def test_import_names_a_transcript_link_to_nothing_and_imports_the_rest(env, tmp_path, here):
     root = tmp_path / "projects" / "-home-dev-projects-shop"
     root.mkdir(parents=True)
     (root / f"{SESSION}.jsonl").write_text((DATA / "claude_code_session.jsonl").read_text(encoding="utf-8"),
                                            encoding="utf-8")
     dangling = root / "moved-away.jsonl"
     dangling.symlink_to(tmp_path / "gone.jsonl")
-    result = _import(env, tmp_path / "projects")
+    result = here(env, [*IMPORT, str(tmp_path / "projects")])
     report = json.loads(result.stdout)
     assert result.returncode == 1 and str(dangling) in report["failed"] and str(dangling) in result.stderr
     assert (report["files"], report["turns_added"]) == (2, 8) and len(_sessions_and_turns(env)[SESSION]) == 8
@@ -788,19 +795,17 @@ def test_the_prompt_hook_says_of_a_memory_what_recall_says_a_failing_procedures_
 
 
 @pytest.mark.parametrize("given", ["rel.db", "./rel.db", "sub/../rel.db"])
-def test_a_hook_with_a_relative_db_is_refused_and_makes_nothing(env, tmp_path, given):
+def test_a_hook_with_a_relative_db_is_refused_and_makes_nothing(env, tmp_path, given, here):
     """A client starts a hook in a folder of its choosing: a relative --db would open another file in
     each (as `serve` refuses it)."""
     for event in ("SessionStart", "Stop"):
-        command = [*HOOK[:3], "hook", "--db", given, *HOOK[4:], event]
-        result = subprocess.run(command, input=json.dumps(_payload(event)), env=env, capture_output=True,
-                                text=True, timeout=180, cwd=tmp_path)
+        result = here(env, ["hook", "--db", given, *HOOK[4:], event], json.dumps(_payload(event)), cwd=tmp_path)
         assert result.returncode == 1 and result.stdout == "", result.stderr
         assert "relative path" in result.stderr and "--db" in result.stderr
         assert not (tmp_path / "rel.db").exists()
 
 
-def test_session_start_shows_excerpts_when_every_memory_is_too_long_for_the_budget(env, real_embedder):
+def test_session_start_shows_excerpts_when_every_memory_is_too_long_for_the_budget(env, real_embedder, hook):
     sentence = "The ledger shard {i} is backed up after the audit window closes. "
     store = Store(env["MEMVAULT_DB"], real_embedder)
     try:
@@ -809,13 +814,13 @@ def test_session_start_shows_excerpts_when_every_memory_is_too_long_for_the_budg
                            content=(sentence.format(i=i) * 130)[:7_990], importance=5 + i)
     finally:
         store.close()
-    context = _context(_hook(env, "SessionStart", _payload("SessionStart", source="startup")), "SessionStart")
+    context = _context(hook(env, "SessionStart", _payload("SessionStart", source="startup")), "SessionStart")
     assert "0 of 4" not in context and "ledger shard 3 is backed up" in context
     assert context.count("— an excerpt, ") >= 1 and "memory://memories/" in context and "excerpt" in context.split("_")[-2]
 
 
 @pytest.mark.parametrize("budget", ["200", "300"])
-def test_session_start_at_a_small_budget_shows_a_line_of_every_section(env, real_embedder, budget):
+def test_session_start_at_a_small_budget_shows_a_line_of_every_section(env, real_embedder, budget, hook):
     """New-user trial 50, section 6: an 8,000-character procedure, a preference and three facts; at 200
     and 300 tokens the Procedures section was left out while the facts took the room."""
     store = Store(env["MEMVAULT_DB"], real_embedder)
@@ -827,7 +832,7 @@ def test_session_start_at_a_small_budget_shows_a_line_of_every_section(env, real
             store.remember(tenant="default", scope="default", kind="fact", content=fact)
     finally:
         store.close()
-    context = _context(_hook({**env, "MEMVAULT_BOOT_TOKENS": budget}, "SessionStart",
+    context = _context(hook({**env, "MEMVAULT_BOOT_TOKENS": budget}, "SessionStart",
                              _payload("SessionStart", source="startup")), "SessionStart")
     headings = [line for line in context.splitlines() if line.startswith("## ")]
     assert headings == ["## Preferences and decisions", "## Procedures", "## Facts"], context
