@@ -7,6 +7,7 @@ import io
 import logging
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import OrderedDict
@@ -19,6 +20,8 @@ from fakes import Clock, FakeEmbedder
 
 from memvault.storage import int8model
 from memvault.storage.embeddings import MODEL_SHA256, Embedder
+from memvault.storage.location import is_url
+from memvault.storage.sqlite import crypto
 from memvault.storage.store import Store
 from memvault.storage.timefmt import now_ms
 
@@ -100,9 +103,28 @@ def new_db(backend: str, request, tmp_path: Path):  # type: ignore[no-untyped-de
     return lambda: server.new_database()
 
 
+@pytest.fixture(scope="session")
+def empty_sqlite(tmp_path_factory) -> Path:
+    """A SQLite file holding memvault's schema and nothing else, made once per worker."""
+    path = tmp_path_factory.mktemp("empty") / "m.db"
+    Store(path).close()
+    return path
+
+
 @pytest.fixture
-def store(db: str, clock: Clock):
-    s = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+def made_db(db: str, request) -> str:  # type: ignore[no-untyped-def]
+    """``db``, on SQLite a copy of :func:`empty_sqlite` (its mode too) when the test has no file there
+    yet and no key configured: what a new store's schema run would write, without its CPU and fsyncs
+    on each of thousands of tests. Making a new file stays covered by the tests that open ``db_path``."""
+    keyed = crypto.KEY_FILE in os.environ or crypto.KEYRING in os.environ
+    if not is_url(db) and not keyed and not os.path.exists(db):
+        shutil.copy(request.getfixturevalue("empty_sqlite"), db)
+    return db
+
+
+@pytest.fixture
+def store(made_db: str, clock: Clock):
+    s = Store(made_db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     yield s
     s.close()
 
@@ -115,9 +137,9 @@ def way(request) -> str:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def keeping_store(db: str, real_embedder, clock, way):  # type: ignore[no-untyped-def]
+def keeping_store(made_db: str, real_embedder, clock, way):  # type: ignore[no-untyped-def]
     """A store (real model) keeping the pairs remember finds at once when ``way`` is "noted" (no run by writes)."""
-    s = Store(db, real_embedder, clock=clock)
+    s = Store(made_db, real_embedder, clock=clock)
     if way == "noted":
         s.upkeep.schedule_consolidation(0, 1_000_000)
     yield s
@@ -215,8 +237,8 @@ def shared_store(shared_stores, shared_clock, backend, request, real_embedder, t
 
 
 @pytest.fixture
-def real_store(db: str, real_embedder: Embedder):
-    s = Store(db, real_embedder)
+def real_store(made_db: str, real_embedder: Embedder):
+    s = Store(made_db, real_embedder)
     yield s
     s.close()
 

@@ -183,8 +183,8 @@ SURE = THE_PERSON + THE_GROUP + THE_TIER + THE_NUMBER
 
 
 @pytest.fixture
-def store(db, real_embedder):
-    s = Store(db, real_embedder)
+def store(made_db, real_embedder):
+    s = Store(made_db, real_embedder)
     for text in ["The design review covered the onboarding flow.", "Quarterly planning produced eleven goals."]:
         s.remember(tenant="t", scope="p", content=text)
     yield s

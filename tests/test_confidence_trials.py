@@ -26,8 +26,8 @@ FILLER = [
 
 
 @pytest.fixture
-def store(db, real_embedder):
-    s = Store(db, real_embedder, clock=lambda: NOW_MS)
+def store(made_db, real_embedder):
+    s = Store(made_db, real_embedder, clock=lambda: NOW_MS)
     for text in FILLER:
         remember(s, text, at=NOW - timedelta(days=200))
     yield s

@@ -75,8 +75,8 @@ def test_what_a_text_configures_is_read(text, expected):
 
 
 @pytest.fixture
-def store(db, real_embedder):
-    s = Store(db, real_embedder)
+def store(made_db, real_embedder):
+    s = Store(made_db, real_embedder)
     yield s
     s.close()
 

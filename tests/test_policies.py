@@ -186,7 +186,8 @@ def test_stored_instructions_stay_quoted_data_in_the_boot_context(store):
 
 @pytest.mark.asyncio
 async def test_recall_results_are_bounded_and_say_so(db_path, one_model):
-    long = " ".join(f"word{i}" for i in range(1200))[:7900]
+    # 24 two-token words repeat: every window but the first and last is the same text, embedded once
+    long = ((" ".join(f"word{i}" for i in range(24)) + " ") * 60)[:7900]
     async with Client(build_server(Config(db=db_path))) as c:
         for i in range(8):  # 8 x 7,900 characters match: more than the 40,000 a result may carry
             r = await c.call_tool("remember", {"content": f"bulk {i} {long}"})

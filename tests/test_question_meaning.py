@@ -25,8 +25,8 @@ def clock() -> int:
 
 
 @pytest.fixture
-def store(db, real_embedder):
-    s = Store(db, real_embedder, clock=clock)
+def store(made_db, real_embedder):
+    s = Store(made_db, real_embedder, clock=clock)
     yield s
     s.close()
 

@@ -137,8 +137,8 @@ def test_an_answer_in_other_words_or_a_shortened_word_is_no_sibling(question, co
 
 
 @pytest.fixture
-def store(db, real_embedder):
-    s = Store(db, real_embedder)
+def store(made_db, real_embedder):
+    s = Store(made_db, real_embedder)
     for text in ["The design review covered the onboarding flow.", "Quarterly planning produced eleven goals."]:
         s.remember(tenant="t", scope="p", content=text)
     yield s
