@@ -620,9 +620,9 @@ def _caller_named(args: argparse.Namespace, auth: str) -> None:
     given = [flag for flag in ("--tenant", "--scope") if getattr(args, flag[2:]) is not None]
     if given:
         one = len(given) == 1
-        raise ValueError(f"{', '.join(given)}: {'has' if one else 'have'} no effect with --auth {auth} (each "
-                         f"{'key' if auth == 'keys' else 'token'} names its tenant{', and a key its scope' * (auth == 'keys')}"
-                         f"), so {'it is' if one else 'they are'} refused rather than ignored: remove "
+        names = "each key names its tenant, and a key its scope" if auth == "keys" else "each token names its tenant"
+        raise ValueError(f"{', '.join(given)}: {'has' if one else 'have'} no effect with --auth {auth} ({names}), "
+                         f"so {'it is' if one else 'they are'} refused rather than ignored: remove "
                          f"{'it' if one else 'them'}, or serve with --auth none (on loopback only)")
     for name in ("MEMVAULT_TENANT", "MEMVAULT_SCOPE"):
         if os.environ.get(name):
