@@ -505,12 +505,16 @@ class KeyVerifier:
         """The key's identity.
 
         Raises:
-            TokenRefused: not a memvault key, unknown key, key revoked on <time>, key
+            TokenRefused: more than one word, not a memvault key, unknown key, key revoked on <time>, key
                 expired on <time> (logged, without the key).
         """
         from memvault.storage import keys
 
         token = token.strip()  # "Bearer  mvk_..." (two spaces) reaches here with one in front
+        if any(mark in token for mark in " \t,"):  # "Bearer k1, Bearer k2", "Bearer k1 k2": no b64token
+            log.warning("refused a bearer token holding a space or a comma")
+            raise TokenRefused("the Authorization header holds more than one word after Bearer: send one key "
+                               "(Authorization: Bearer <key>, RFC 6750 §2.1)")
         if not token.startswith(keys.PREFIX):
             log.warning("refused a bearer token: not a memvault API key")
             raise TokenRefused(f"not a memvault API key (they start with {keys.PREFIX})")
