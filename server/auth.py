@@ -324,8 +324,7 @@ def unusable_jwk(item: dict[str, Any], key: object = None) -> str | None:
     """Why the JWK ``item`` verifies no token here (``key``: the public key PyJWT made of it, or None),
     or None: its ``use`` is not "sig", its ``key_ops`` lack "verify" (RFC 7517 §4.2-4.3), its ``alg`` is
     not one of :data:`JWT_ALGORITHMS` (they are case-sensitive: RFC 7518 §3.1), does not fit its ``kty``,
-    the key is a shared secret ("oct"), or it is too weak for its alg
-    (:func:`weak_key`)."""
+    the key is a shared secret ("oct"), or it is too weak for its alg (:func:`weak_key`)."""
     known = key is not None
     use, ops, alg, kty = item.get("use"), item.get("key_ops"), item.get("alg"), item.get("kty")
     if use not in ("sig", None):
@@ -506,12 +505,16 @@ class KeyVerifier:
         """The key's identity.
 
         Raises:
-            TokenRefused: not a memvault key, unknown key, key revoked on <time>, key
+            TokenRefused: more than one word, not a memvault key, unknown key, key revoked on <time>, key
                 expired on <time> (logged, without the key).
         """
         from memvault.storage import keys
 
         token = token.strip()  # "Bearer  mvk_..." (two spaces) reaches here with one in front
+        if any(mark in token for mark in " \t,"):  # "Bearer k1, Bearer k2", "Bearer k1 k2": no b64token
+            log.warning("refused a bearer token holding a space or a comma")
+            raise TokenRefused("the Authorization header holds more than one word after Bearer: send one key "
+                               "(Authorization: Bearer <key>, RFC 6750 §2.1)")
         if not token.startswith(keys.PREFIX):
             log.warning("refused a bearer token: not a memvault API key")
             raise TokenRefused(f"not a memvault API key (they start with {keys.PREFIX})")
@@ -697,7 +700,8 @@ class KeyMismatch(Exception):
 _KTY = {"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}  # the key type of an algorithm (RFC 7518 §3.1, RFC 8037)
 
 
-def _refused_for(unusable: dict[tuple[str, object], str], kid: str, alg: object, found: SigningKey | None) -> str | None:
+def _refused_for(unusable: dict[tuple[str, object], str], kid: str, alg: object,
+                 found: SigningKey | None) -> str | None:
     """Why a token of ``kid`` and ``alg`` is refused by the set's JWKs that verify nothing (``unusable``: by kid
     and kty), when ``found`` (the usable key of that kid, if any) cannot check it: the reason of the JWK of
     ``alg``'s key type, else, with no usable key, any reason of that kid; None when nothing is said of it."""

@@ -7,7 +7,6 @@ Commands print text on stdout (one JSON document with ``--json``), notes and err
 from __future__ import annotations
 
 import argparse
-import difflib
 import io
 import json
 import logging
@@ -261,6 +260,8 @@ class _Parser(argparse.ArgumentParser):
 def _not_a_choice(prog: str, name: str, value: str, choices: str) -> tuple[str, str]:
     """The field and memvault's words for argparse's "invalid choice" of ``value`` for argument ``name``
     among ``choices`` (argparse's quoted list): the choices, and the nearest when one is near."""
+    import difflib  # here: a hook imports this module, and its start counts (docs/hooks.md#speed)
+
     names = [choice.strip().strip("'\"") for choice in choices.split(",")]
     value = value.strip("'\"")
     near = difflib.get_close_matches(value, names, n=1)
@@ -620,9 +621,9 @@ def _caller_named(args: argparse.Namespace, auth: str) -> None:
     given = [flag for flag in ("--tenant", "--scope") if getattr(args, flag[2:]) is not None]
     if given:
         one = len(given) == 1
-        raise ValueError(f"{', '.join(given)}: {'has' if one else 'have'} no effect with --auth {auth} (each "
-                         f"{'key' if auth == 'keys' else 'token'} names its tenant{', and a key its scope' * (auth == 'keys')}"
-                         f"), so {'it is' if one else 'they are'} refused rather than ignored: remove "
+        names = "each key names its tenant, and a key its scope" if auth == "keys" else "each token names its tenant"
+        raise ValueError(f"{', '.join(given)}: {'has' if one else 'have'} no effect with --auth {auth} ({names}), "
+                         f"so {'it is' if one else 'they are'} refused rather than ignored: remove "
                          f"{'it' if one else 'them'}, or serve with --auth none (on loopback only)")
     for name in ("MEMVAULT_TENANT", "MEMVAULT_SCOPE"):
         if os.environ.get(name):

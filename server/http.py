@@ -317,12 +317,6 @@ class Guard:
         from .auth import IssuerUnreachable, TokenRefused, caller_of, challenge
 
         token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
-        if any(mark in token.strip() for mark in " \t,"):  # "Bearer k1, Bearer k2", "Bearer k1 k2": no b64token
-            self._failed(scope)
-            log.warning("refused a bearer token holding a space or a comma")
-            said = ("the Authorization header holds more than one word after Bearer: send one token "
-                    "(Authorization: Bearer <token>, RFC 6750 §2.1)")
-            return _error(401, "invalid_token", said, WWW_Authenticate=challenge(said, self.resource_metadata))
         try:
             identity = await self.verifier.verify_token(token)
             _VERIFIED.set((token, identity))
@@ -537,7 +531,48 @@ class PostOnly:
         if response is not None:
             await response(scope, receive, send)
         else:
-            await _unless_gone(receive, send, lambda send: post_body(self.app, scope, body or b"", send, self.checks))
+            await _unless_gone(receive, send, lambda send: post_body(self.app, scope, body or b"", _status_named(send),
+                                                                     self.checks))
+
+
+# The kind of a JSON-RPC error (its ``error.data.error``) by the HTTP status, else by its code.
+_KIND_OF_CODE = {-32700: "parse_error", -32600: "invalid_request", -32601: "method_not_found", -32602: "invalid_params"}
+_KIND_OF_STATUS = {404: "not_found", 406: "not_acceptable", 415: "unsupported_media_type"}
+
+
+def _status_named(send: Send) -> Send:
+    """``send`` adding ``error.data.status`` and ``error.data.error`` to a JSON-RPC error sent with a 4xx or 5xx
+    status without them (the SDK's 406, the wire's parse refusals): every refusal of ``/mcp`` names both
+    (docs/team-server.md). Other responses pass as they are."""
+    held: dict[str, Any] = {}
+
+    async def named(event: dict[str, Any]) -> None:
+        if event["type"] == "http.response.start" and event["status"] >= 400:
+            held["start"], held["body"] = event, b""
+            return
+        if event["type"] != "http.response.body" or "start" not in held:
+            await send(event)
+            return
+        held["body"] += event.get("body", b"")
+        if event.get("more_body"):
+            return
+        start, body = held.pop("start"), held.pop("body")
+        try:
+            reply = json.loads(body)
+        except ValueError:
+            reply = None
+        error = reply.get("error") if isinstance(reply, dict) else None
+        if isinstance(error, dict) and not (isinstance(error.get("data"), dict) and "status" in error["data"]):
+            kind = _KIND_OF_STATUS.get(start["status"]) or _KIND_OF_CODE.get(error.get("code"), "invalid_request")  # type: ignore[arg-type]
+            error["data"] = {"status": start["status"], "error": kind,
+                             **(error["data"] if isinstance(error.get("data"), dict) else {})}
+            body = json.dumps(reply).encode()
+            start = {**start, "headers": [(k, v) for k, v in start.get("headers", []) if k != b"content-length"]
+                     + [(b"content-length", str(len(body)).encode())]}
+        await send(start)
+        await send({"type": "http.response.body", "body": body})
+
+    return named
 
 
 async def _unless_gone(receive: Receive, send: Send, answer: Callable[[Send], Awaitable[None]]) -> None:

@@ -545,8 +545,8 @@ def _phrase(name: str) -> list[list[str]]:
     return query_chunks(name.replace(" ", "_"))
 
 
-# Names of a question read at most (the first ones): each is searched for on its own (adversarial pass 78 M1:
-# 660 identifiers made a recall 30 times a normal one's cost).
+# Names of a question read at most (the first ones): each is searched for on its own (docs/team-server-security.md:
+# a question's cost).
 NAMES_MAX = 16
 
 

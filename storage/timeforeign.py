@@ -208,12 +208,22 @@ _ALSO_ENGLISH = STOP_WORDS | {"hat", "war", "era"}
 _PARTICLE = frozenset("the of on in a it there".split())
 
 
+# A word with a Latin letter English does not write ("läuft", "heißt", "está"): with one word of ``_ASKING``,
+# the sign of another language that a second such word is.
+_ACCENTED = re.compile(r"(?<!\w)(?=\w*[À-ÖØ-öø-ÿĀ-ſ])[^\W\d_]+(?!\w)")
+
+
 def _another_language(query: str, asking: re.Pattern[str]) -> bool:
     """Whether ``query`` holds two words of ``_ASKING`` that English does not write, one of them more than an
-    article or a preposition ("Was wurde am ... beschlossen?", "décisions du ...")."""
+    article or a preposition ("Was wurde am ... beschlossen?", "décisions du ..."), or one such word that is
+    more and another word with a letter English does not write ("Wo läuft Memcached?") or Spanish's opening
+    "¿" or "¡"."""
     said = _asked()
     found = {w for w in (m[0].lower().replace("’", "'") for m in asking.finditer(query)) if w not in _ALSO_ENGLISH}
-    return len(found) >= 2 and any(said[w] not in _PARTICLE for w in found)
+    asked = any(said[w] not in _PARTICLE for w in found)
+    if len(found) >= 2:
+        return asked
+    return asked and ("¿" in query or "¡" in query or any(m[0].lower() not in found for m in _ACCENTED.finditer(query)))
 
 
 def another_language(query: str) -> bool:

@@ -20,7 +20,7 @@ from .timefmt import MONTH_NAMES, MONTHS, WEEKDAY_NAMES, YEAR, parse_iso
 from .timelists import LIST_JOIN, LISTED_MAX
 
 # Time spans of a question read at most (the first ones): a question names a few times, and each costs a
-# dateparser reading, done again for each time words_of_times takes out (adversarial pass 78 M1).
+# dateparser reading, done again for each time words_of_times takes out.
 SPANS_MAX = 2 * LISTED_MAX
 
 _WEEKDAYS = "|".join(WEEKDAY_NAMES)

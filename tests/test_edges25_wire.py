@@ -283,6 +283,10 @@ def recalled(servers, transport: str, query: str) -> list:
     return send(servers, transport, raw)[1]["result"]["structuredContent"]["memories"]  # type: ignore[index]
 
 
+# What HTTP adds to a refusal (every refusal of /mcp names its status and kind: docs/team-server.md).
+_HTTP_DATA = {"http": {"data": {"status": 400, "error": "parse_error"}}}
+
+
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("raw, constant", [
     (b'{"x":NaN,"jsonrpc":"2.0","id":34,"method":"tools/call","params":{"name":"remember","arguments":'
@@ -298,7 +302,8 @@ def test_nan_and_infinity_are_refused_on_both_transports_and_nothing_is_stored(s
     status, reply = send(servers, transport, raw)
     assert status in (None, 400)
     assert reply == {"jsonrpc": "2.0", "id": None, "error": {"code": -32700,
-                                                            "message": f"Parse error: {constant} is not JSON"}}
+                                                            "message": f"Parse error: {constant} is not JSON",
+                                                            **_HTTP_DATA.get(transport, {})}}
     assert recalled(servers, transport, "nanfirst alpha beta gamma delta epsilon zeta") == []
     assert answers_next(servers, transport, 35)
 
@@ -312,7 +317,8 @@ def test_a_number_past_a_floats_range_is_refused_as_infinity_is(servers, transpo
     status, reply = send(servers, transport, raw)
     assert status in (None, 400)
     assert reply == {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": (
-        f"Parse error: the number '{number}' is beyond a 64-bit float's range (about 1.8e308)")}}
+        f"Parse error: the number '{number}' is beyond a 64-bit float's range (about 1.8e308)"),
+        **_HTTP_DATA.get(transport, {})}}
     assert recalled(servers, transport, "nanfirst eta") == []
     assert answers_next(servers, transport, 35)
 

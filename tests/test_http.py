@@ -703,8 +703,9 @@ def test_a_batch_gets_one_array_with_a_reply_per_request(server: HttpServer, db:
     only_notifications = _raw(server, key, json.dumps([{"jsonrpc": "2.0", "method": "notifications/initialized"}]))
     assert only_notifications.status_code == 202 and only_notifications.content == b""
     empty = _raw(server, key, "[]")
-    assert empty.status_code == 400 and empty.json()["error"] == {"code": -32600,
-                                                                  "message": "Invalid Request: the batch is empty"}
+    assert empty.status_code == 400 and empty.json()["error"] == {
+        "code": -32600, "message": "Invalid Request: the batch is empty",
+        "data": {"status": 400, "error": "invalid_request"}}  # every refusal of /mcp names both (adversarial pass 78 L2)
     assert _refused(_raw(server, None, json.dumps(batch))) is None  # authenticated as a whole first
     many = _raw(server, key, json.dumps([PING] * 51))  # each runs as a request: bounded
     assert many.status_code == 400 and "at most 50 messages; got 51" in many.json()["error"]["message"]

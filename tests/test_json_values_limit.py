@@ -185,7 +185,8 @@ def test_costly_shapes_are_refused_for_the_cpu_of_an_ordinary_request_of_their_s
         spent, replies = _cpu_of(server, reader, _shape(name), times)
         for reply in replies:
             assert reply.status_code == 400 and reply.json()["id"] == 1
-            assert reply.json()["error"] == {"code": -32600, "message": VALUES_REFUSAL + _NAMED.get(name, "")}
+            assert reply.json()["error"] == {"code": -32600, "message": VALUES_REFUSAL + _NAMED.get(name, ""),
+                                             "data": {"status": 400, "error": "invalid_request"}}
         assert spent <= 2 * ordinary_s + 2 * tick, (name, spent, ordinary_s)
         wait = _health_wait(server, reader, _shape(name), times)
         assert wait <= 3 * ordinary_wait + 0.1, (name, wait, ordinary_wait)

@@ -133,3 +133,31 @@ def test_a_request_without_a_host_header_is_told_so(keyed):
     head, _, text = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 421"), head
     assert json.loads(text)["error"]["message"].startswith("the request has no Host header"), text
+
+
+@pytest.mark.parametrize(("body", "headers", "status", "kind"), [
+    (json.dumps(PING), {"accept": "text/html"}, 406, "not_acceptable"),
+    ('{"jsonrpc": "2.0", "id": 1, "method": "ping"', {}, 400, "parse_error"),  # bad JSON
+    ('{"jsonrpc": "2.0", "id": 1, "id": 2, "method": "ping"}', {}, 400, "invalid_request"),  # a key twice
+    ('{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": NaN}}', {}, 400, "parse_error"),
+    ("[]", {}, 400, "invalid_request"),
+    (json.dumps([PING] * 51), {}, 400, "invalid_request"),
+    ('"hello"', {}, 400, "invalid_request"),
+])
+def test_every_refusal_of_mcp_names_its_status_and_kind(keyed, body, headers, status, kind):
+    server, key = keyed
+    sent = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+            "authorization": f"Bearer {key}", **headers}
+    response = httpx2.post(server.url, content=body.encode(), headers=sent, timeout=30)
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["data"]["status"] == status and error["data"]["error"] == kind, error
+    assert error["message"] and "Traceback" not in response.text
+
+
+def test_utf16_is_refused_naming_its_status(keyed):
+    server, key = keyed
+    response = httpx2.post(server.url, content=json.dumps(PING).encode("utf-16"), timeout=30, headers={
+        "content-type": "application/json", "accept": "application/json, text/event-stream",
+        "authorization": f"Bearer {key}"})
+    assert response.status_code == 400 and response.json()["error"]["data"] == {"status": 400, "error": "parse_error"}
