@@ -48,8 +48,11 @@ def healthz(server: HttpServer) -> httpx2.Response:
     return httpx2.get(f"{server.base}/healthz", timeout=30)
 
 
-def looks_while(server: HttpServer, work: Callable[[], Awaitable[T]], every_s: float = 0.1) -> tuple[T, list[httpx2.Response]]:
-    """``work``'s result and the /healthz answers asked every ``every_s`` seconds while it ran (one at least)."""
+def looks_while(server: HttpServer, work: Callable[[list[httpx2.Response]], Awaitable[T]],
+                every_s: float = 0.1) -> tuple[T, list[httpx2.Response]]:
+    """``work``'s result and the /healthz answers asked every ``every_s`` seconds while it ran (one at least).
+
+    ``work`` is given the list of answers so far, so it can go on until the probe has looked often enough."""
     looks: list[httpx2.Response] = []
 
     async def run() -> T:
@@ -62,7 +65,7 @@ def looks_while(server: HttpServer, work: Callable[[], Awaitable[T]], every_s: f
 
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(prober)
-            done = await work()
+            done = await work(looks)
             finished.set()
         return done
 

@@ -127,7 +127,7 @@ def test_a_busy_sound_server_stays_ready(tmp_path: Path, template: tuple[Path, s
     shutil.copy(template[0], db)
     server = HttpServer(db, logs=tmp_path)
 
-    async def busy() -> list[tuple[bool, str]]:
+    async def busy(_looks: object) -> list[tuple[bool, str]]:
         done: list[tuple[bool, str]] = []
 
         async def caller(first: int) -> None:

@@ -15,7 +15,7 @@ import shutil
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from pathlib import Path
 
 import anyio
@@ -128,12 +128,14 @@ def test_a_sound_server_under_writes_and_checkpoints_stays_ready(tmp_path: Path,
     shutil.copy(template[0], db)
     server = HttpServer(db, logs=tmp_path, wrap=_frequent)
 
-    async def busy() -> list[tuple[bool, str]]:
+    async def busy(looks: Sized) -> list[tuple[bool, str]]:
         done: list[tuple[bool, str]] = []
 
         async def writer(first: int) -> None:
             async with client(server.url, template[1]) as c:
-                for n in range(first, first + 15):
+                n = first  # 15 writes each, and more until the probe has looked 11 times (a fast machine writes 45 in <1 s)
+                while n < first + 15 or (len(looks) <= 10 and n < first + 100):
+                    n += 1
                     got = await c.call_tool("remember", {"content": f"Build agent {n} in pool {n % 5} runs Ubuntu "
                                                                     f"24.04 with {n * 3} GB of disk for cache {n}."})
                     done.append((got.is_error, got.content[0].text))
