@@ -13,7 +13,9 @@ store kept from before (a path or URL holding the one size given) as it is.
 
 For each size, three columns per call, each p50/p95 ms:
 - ``store``: the ``Store`` method alone, in this process (``recall``; ``boot_section``
-  for every section; ``remember``; ``list_memories``; ``forget``);
+  for every section; ``remember``; ``list_memories``; ``forget``), and for ``recall`` and
+  ``remember`` its ``store cpu``: the CPU time of the process (``time.process_time``, every
+  thread, the embedding's too) during the same calls, steadier than wall time on a busy machine;
 - ``handler``: the tool's handler in this process (``tools.handlers`` and
   ``tools.boot.boot_context``): the store plus what the tool layer adds (hints, counts,
   shaping), without the wire;
@@ -79,6 +81,14 @@ def clock(fn, *args, **kwargs) -> tuple[float, object]:  # type: ignore[no-untyp
     return (time.perf_counter() - start) * 1000, out
 
 
+def cpu_clock(cpu: list[float], fn, *args, **kwargs) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    """``clock``, also appending to ``cpu`` the CPU ms of the process (every thread) during the call."""
+    start = time.process_time()
+    out = clock(fn, *args, **kwargs)
+    cpu.append((time.process_time() - start) * 1000)
+    return out
+
+
 def in_process(path: Path | str, questions: list[str]) -> dict[str, dict[str, dict[str, float]]]:
     """The store and handler columns, on a warmed-up store."""
     store = Store(path, Embedder())
@@ -87,9 +97,12 @@ def in_process(path: Path | str, questions: list[str]) -> dict[str, dict[str, di
     scopes = caller.scopes(None)
     calls: dict[str, dict[str, list[float]]] = {c: {"store": [], "handler": []} for c in
                                                ("recall", "boot", "remember", "listing", "forget")}
+    for c in ("recall", "remember"):
+        calls[c]["store cpu"] = []
     try:
         for n, q in enumerate(questions):  # in turn first: the second of the same question finds its pages cached
-            timed = {"store": lambda: clock(store.recall, tenant=TENANT, scopes=scopes, query=q, limit=5)[0],
+            timed = {"store": lambda: cpu_clock(calls["recall"]["store cpu"], store.recall, tenant=TENANT,
+                                                scopes=scopes, query=q, limit=5)[0],
                      "handler": lambda: clock(handlers.recall, store, caller, query=q, limit=5)[0]}
             for col in (("store", "handler") if n % 2 == 0 else ("handler", "store")):
                 calls["recall"][col].append(timed[col]())
@@ -106,7 +119,8 @@ def in_process(path: Path | str, questions: list[str]) -> dict[str, dict[str, di
                                                      limit=10)[0])
         ids = []
         for i in range(WRITES):
-            ms, out = clock(store.remember, tenant=TENANT, scope=SCOPE, content=f"bench note {i} {random.random()}")
+            ms, out = cpu_clock(calls["remember"]["store cpu"], store.remember, tenant=TENANT, scope=SCOPE,
+                                content=f"bench note {i} {random.random()}")
             calls["remember"]["store"].append(ms)
             ids.append(out.id)  # type: ignore[attr-defined]
             ms, out = clock(handlers.remember, store, caller, content=f"bench handler note {i} {random.random()}")
@@ -288,7 +302,7 @@ def run(args: argparse.Namespace, new_pg) -> None:  # type: ignore[no-untyped-de
                     cols[f"{col}/store"] = round(cols[col]["p50"] / max(cols["store"]["p50"], 0.1), 1)
         results[size] = figures
         print(f"## {size:,} memories, {args.backend} (load average {os.getloadavg()[0]:.1f})")
-        columns = ("store", "handler", "stdio first", "stdio second", "raw")
+        columns = ("store", "store cpu", "handler", "stdio first", "stdio second", "raw")
         print("| call | " + " | ".join(f"{c} p50/p95" for c in columns) + " | stdio/store | raw/store |")
         print("|---" * (len(columns) + 3) + "|")
         for call, c in figures.items():
