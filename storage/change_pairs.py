@@ -54,7 +54,7 @@ def joined_ends(tx: Reader, tenant: str, pairs: set[Pair], new: set[Pair], now: 
     latest observed) that contradicts the latest (``contradiction.contradicts``, the newer in meaning as
     consolidation orders them). Each version of a fact is compared with its nearest few only, so a version no
     later one had among them was left the end of a chain of its own, current and unmarked."""
-    from .contradiction import contradicts, newer_in_meaning
+    from .contradiction import contradicts, may_contradict, newer_in_meaning
     from .ranking import SAME_SUBJECT
 
     ends = sorted(linked(pairs, new) - {older for older, _ in pairs | new})
@@ -69,9 +69,11 @@ def joined_ends(tx: Reader, tenant: str, pairs: set[Pair], new: set[Pair], now: 
     last_seq, last = live[-1]
     out = set()
     for seq, end in live[:-1]:
+        cosine = cosines.get((seq, last_seq), cosines.get((last_seq, seq), -1.0))
+        if not may_contradict(last.content or "", end.content or "", cosine, SAME_SUBJECT):
+            continue  # under every cosine gate, either way round: no words read to order them
         later = newer_in_meaning(last.content or "", end.content or "", True)
         older, newer = (end, last) if later else (last, end)
-        cosine = cosines.get((seq, last_seq), cosines.get((last_seq, seq), -1.0))
         if kept_across(older.scope, newer.scope) and contradicts(
                 older.content or "", newer.content or "", cosine, SAME_SUBJECT) is not None:
             out.add((older.id, newer.id))

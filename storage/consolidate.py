@@ -20,7 +20,7 @@ from . import maintenance, strength, validate
 from .backend import DIGEST_SOURCE, NewRow, Search
 from .candidates import worded_near
 from .change_pairs import Pair, compared_scopes, joined_ends, kept_across, linked
-from .contradiction import contradicts, disagreement, least_cosine, newer_in_meaning
+from .contradiction import contradicts, disagreement, least_cosine, may_contradict, newer_in_meaning
 from .contradiction_words import ABBREVIATIONS
 from .ids import new_id
 from .limits import CONTENT_MAX_CHARS
@@ -439,10 +439,12 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
     near = {s: cosine for s, cosine in found if s != seq and cosine >= least_cosine(SAME_SUBJECT)}
     out = set()
     for other_seq, other in tx.memories(memory.tenant, seqs=list(near)).items():
+        if other.content is None or not may_contradict(memory.content, other.content, near[other_seq], SAME_SUBJECT):
+            continue  # under every cosine gate, either way round: no words read to order them
         older, newer = sorted((memory, other), key=lambda m: (m.observed_at, m.id))
-        if other.content is not None and not newer_in_meaning(newer.content, older.content, True):  # type: ignore[arg-type]
+        if not newer_in_meaning(newer.content, older.content, True):  # type: ignore[arg-type]
             older, newer = newer, older
-        if other.content is not None and kept_across(older.scope, newer.scope) and contradicts(
+        if kept_across(older.scope, newer.scope) and contradicts(
                 older.content, newer.content, near[other_seq], SAME_SUBJECT) is not None:  # type: ignore[arg-type]
             out.add((older.id, newer.id))
     return out

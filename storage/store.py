@@ -470,6 +470,8 @@ class Store:
             if rows[seq].kind not in REVIEWED_KINDS:
                 continue
             stored = rows[seq].content or ""
+            if not contradiction.may_contradict(stored, text, similarity, SAME_SUBJECT):
+                continue  # under every cosine gate, either way round: no words read to order them
             after = contradiction.newer_in_meaning(stored, text, rows[seq].observed_at > observed)
             if not kept_across(*((scope, rows[seq].scope) if after else (rows[seq].scope, scope))):
                 continue
