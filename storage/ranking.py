@@ -301,7 +301,7 @@ def _override(c: Candidates, scores: dict[int, float], older: int, others: list[
         new = c.rows[seq]
         if new.scope == GLOBAL_SCOPE or new.superseded_by is not None or not new.content \
                 or not may_contradict(old.content or "", new.content, cosines.get(seq, -1.0), SAME_SUBJECT):
-            continue  # (under every cosine gate, either way round: no words read to order them)
+            continue  # under every cosine gate, either way round: no words read to order them
         first, then = (old, new) if not _newer(old, new) else (new, old)
         reason = contradicts(first.content or "", then.content or "", cosines.get(seq, -1.0), SAME_SUBJECT)
         if reason is not None and _asked_of_both(question, asked, first, then, reason):
