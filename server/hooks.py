@@ -207,8 +207,8 @@ def prompt_context(store: Store, caller: Caller, prompt: str, cwd: str | None = 
     # a credential's marker is no word of the question; nor are the words naming it ("my key is"), which
     # held a sure answer under the bar: the question is asked without them too
     asked_all: list[str] = []
-    for query in dict.fromkeys([unmarked(redacted, kinds, named=False), unmarked(redacted, kinds, named=True)]):
-        query = query[:QUERY_MAX_CHARS].replace("\x00", " ")  # a NUL is no word, and recall refuses it
+    for named in (False, True):
+        query = unmarked(redacted, kinds, named)[:QUERY_MAX_CHARS].replace("\x00", " ")  # a NUL: recall refuses it
         asked_all += [query] + questions(query)
     asked_all = list(dict.fromkeys(asked_all))
     last = None
