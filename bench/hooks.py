@@ -3,10 +3,11 @@ Claude Code runs it) over a 10,000-memory store, against a bare ``python -c pass
 run (issue 26's targets: SessionStart <= 0.4 s above it, capture <= 0.25 s, UserPromptSubmit <= 1.0 s).
 
 Usage: python bench/hooks.py [--size 10000] [--runs 7] [--work DIR] [--locomo DIR] [--importtime]
-                             [--before COMMIT] [--prompt TEXT]
+                             [--before COMMIT] [--prompt TEXT] [--db FILE]
 
 The store is ``bench/scale.py``'s (its builder: LoCoMo turns with varied suffixes, real vectors plus a
-small perturbation; tenant "bench", scope "s"), copied so that the hooks' sessions never change the
+small perturbation; tenant "bench", scope "s"), or ``--db``'s (tenant and scope "default": a user's store,
+e.g. one whose session digests hold redaction markers), copied so that the hooks' sessions never change the
 original. Runs alternate between the bare interpreter and each hook; each figure is the median of
 ``--runs``. Capture hooks each find two new transcript entries (a tool call and its result), as after a
 tool runs; SessionEnd also writes the digest. ``--importtime`` prints each hook's heaviest imports
@@ -135,9 +136,11 @@ def main() -> None:
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--before", metavar="COMMIT", help="also run this commit's hooks, alternating")
     parser.add_argument("--prompt", default=PROMPT, help="UserPromptSubmit's prompt (default: a LoCoMo question)")
+    parser.add_argument("--db", type=Path, help="a store to copy instead of bench/scale.py's (tenant default)")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    original = store(args.size, args.work, args.locomo)
+    original = args.db or store(args.size, args.work, args.locomo)
+    names = ["--tenant", "default", "--scope", "default"] if args.db else ["--tenant", "bench", "--scope", "s"]
     run_dir = Path(tempfile.mkdtemp(prefix="memvault-hooks-"))
     compiled()
     trees = {"this": run_dir / "this"} | ({"before": run_dir / "before"} if args.before else {})
@@ -153,7 +156,7 @@ def main() -> None:
         envs["before"]["PYTHONPATH"] = str(before_tree(args.before, run_dir / "before-code"))
     env, db, transcript = envs["this"], dbs["this"], trees["this"] / f"{SESSION}.jsonl"
     hook = [sys.executable, "-m", "memvault.server", "hook", "claude-code"]
-    flags = ["--db", str(db), "--tenant", "bench", "--scope", "s"]
+    flags = ["--db", str(db), *names]
     load_start = os.getloadavg()[0]
     bare: list[tuple[float, float]] = []
     times: dict[tuple[str, str], list[tuple[float, float]]] = {(t, e): [] for t in trees for e in EVENTS}
@@ -168,13 +171,13 @@ def main() -> None:
                 if event not in ("SessionStart", "UserPromptSubmit"):
                     with (folder / f"{SESSION}.jsonl").open("a", encoding="utf-8") as fh:
                         fh.writelines(entries(written))
-                argv = [*hook, event, "--db", str(dbs[name]), "--tenant", "bench", "--scope", "s"]
+                argv = [*hook, event, "--db", str(dbs[name]), *names]
                 times[name, event].append(timed(argv, json.dumps(payload), envs[name]))
             written += event not in ("SessionStart", "UserPromptSubmit")
     base = [statistics.median(b[i] for b in bare) for i in (0, 1)]
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}, load average {load_start:.2f} at the start, "
-          f"{os.getloadavg()[0]:.2f} at the end; {args.size:,} memories; median of {args.runs} runs")
+          f"{os.getloadavg()[0]:.2f} at the end; {args.db or f'{args.size:,} memories'}; median of {args.runs} runs")
     print(f"bare `python -c pass`: {base[0]:.3f} s wall, {base[1]:.3f} s CPU\n")
     before = (f" | {args.before}'s wall above bare, s | {args.before}'s CPU above bare, s | wall this / "
               f"{args.before} | CPU this / {args.before}") if args.before else ""

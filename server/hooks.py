@@ -53,6 +53,7 @@ PROMPT_INTRO = ("Memories that may answer this prompt (memvault recall, confiden
 PROMPT_QUESTIONS = 3
 _QUESTION_END = re.compile(r"(?<=\?)\s+")
 _WH = r"(?:which|what|where|who|whom|whose|when|why|how)\b"
+_CLAUSE_ENDS = ".?!;,\n"  # where the words naming a credential start, at the latest (:func:`unmarked`)
 _NEXT_QUESTION = re.compile(rf"\s*[,;]?\s+and\s+(?={_WH})|\s*;\s*(?={_WH})", re.IGNORECASE)
 
 
@@ -202,11 +203,14 @@ def prompt_context(store: Store, caller: Caller, prompt: str, cwd: str | None = 
 
     # Only the head a query can use is redacted: a pasted megabyte costs no more than a line. The margin
     # past the cut holds any credential that starts before it (the longest, a PEM key, fits).
-    query, kinds = redact(prompt[:QUERY_MAX_CHARS + CONTENT_MAX_CHARS])
-    for kind in kinds:  # a credential's marker is no word of the question
-        query = query.replace(f"[{kind}]", " ")
-    query = query[:QUERY_MAX_CHARS].replace("\x00", " ")  # a NUL is no word, and recall refuses it
-    asked_all = [query] + questions(query)
+    redacted, kinds = redact(prompt[:QUERY_MAX_CHARS + CONTENT_MAX_CHARS])
+    # a credential's marker is no word of the question; nor are the words naming it ("my key is"), which
+    # held a sure answer under the bar: the question is asked without them too
+    asked_all: list[str] = []
+    for named in (False, True):
+        query = unmarked(redacted, kinds, named)[:QUERY_MAX_CHARS].replace("\x00", " ")  # a NUL: recall refuses it
+        asked_all += [query] + questions(query)
+    asked_all = list(dict.fromkeys(asked_all))
     last = None
     if any(refers_to_last_session(asked) for asked in asked_all):
         last = last_session(store, caller, caller.scopes(None), cwd)
@@ -270,6 +274,24 @@ def last_line(digest: Memory, short_id: str, here: bool, tokens: int) -> str:
             return line
         # a fifth off each time (at a space), past the marker it adds: always shorter, so this ends
         content = content[:int(len(content) * 0.8)].rsplit(" ", 1)[0] + " ..." if len(content) > 40 else ""
+
+
+def unmarked(text: str, kinds: tuple[str, ...], named: bool) -> str:
+    """``text`` with each credential marker ``[kind]`` of ``kinds`` (``secrets.redact``'s) made a space;
+    ``named``: with the words before it in its clause too (from the last ``.?!;,`` or line break), which
+    named the credential ("my key is [GitHub token], which port ..." -> " , which port ...")."""
+    if not kinds:
+        return text
+    marker = re.compile("|".join(re.escape(f"[{kind}]") for kind in sorted(kinds, key=len, reverse=True)))
+    pieces: list[str] = []
+    at = 0
+    for found in marker.finditer(text):
+        start = found.start()
+        if named:
+            start = max(at, *(text.rfind(mark, at, start) + 1 for mark in _CLAUSE_ENDS))
+        pieces += [text[at:start], " "]
+        at = found.end()
+    return "".join(pieces) + text[at:]
 
 
 def questions(prompt: str) -> list[str]:

@@ -887,7 +887,8 @@ def redact(text: str) -> tuple[str, tuple[str, ...]]:
     body = text.rstrip(_BREAKS)
     ends = "\n" * len(text[len(body):].splitlines())
     result, kinds = _redact_once(body)
-    for _ in range(REDACT_PASSES):
+    # A text the first reading left as it was would only be read again the same way (no pass reads a text twice)
+    for _ in range(REDACT_PASSES if result != body else 0):
         again, more = _redact_once(result)
         if again == result:
             break
