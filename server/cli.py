@@ -231,6 +231,7 @@ def flags_of(command: str) -> list[str]:
 
 _REQUIRED = re.compile(r"the following arguments are required: (.+)")
 _CHOICE = re.compile(r"argument (.+?): invalid choice: (.+?) \(choose from (.*)\)", re.DOTALL)
+_ARGUMENT = re.compile(r"argument (\S+): (.+)", re.DOTALL)  # "argument --limit: expected one argument"
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|\S+")  # a quoted value, or a word
 
 
@@ -250,8 +251,14 @@ class _Parser(argparse.ArgumentParser):
             message = (f"{', '.join(names)}: {'is' if len(names) == 1 else 'are'} required "
                        f"(`{self.prog} -h` says what {'it takes' if len(names) == 1 else 'they take'})")
         choice = _CHOICE.fullmatch(message)
+        argument = _ARGUMENT.fullmatch(message)
         if choice:  # argparse's words: "argument COMMAND: invalid choice: 'recal' (choose from 'serve', ...)"
             field, message = _not_a_choice(self.prog, *choice.groups())
+        elif argument:  # "argument --limit: expected one argument", "argument --limit/-n: ..."
+            name = argument.group(1).split("/")[0]
+            field = name.lstrip("-").replace("-", "_").lower()
+            said = "needs a value" if argument.group(2) == "expected one argument" else argument.group(2)
+            message = f"{name}: {said} (`{self.prog} -h` says what it takes)"
         if self.json_errors:
             out(json.dumps({"error": {"field": field, "message": message}}, indent=2))
         super().error(message)

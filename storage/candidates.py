@@ -341,12 +341,12 @@ def gather(
     naming = {t for t in time_terms if not t.isdigit()} if time_terms else set()  # "Black Friday" of "... 2024"
 
     def time_alone(seq: int) -> bool:
-        """Nor a hit holding no word of a question with a subject, nor its act, nor the time in its text, of no
-        kind or meaning it names: the time raises a hit its words or vector find, never makes one sure alone
-        (docs/retrieval-tuning.md#time)."""
+        """Nor a hit holding no word of a question with a subject, nor its act, nor the time in its text, nor of
+        the meaning it asks for: the time raises a hit its words or vector find, never makes one sure alone; a
+        kind named ("what happened with the load balancer ...?") is no subject (docs/retrieval-tuning.md#time)."""
         memory = rows[seq]
         return bool(subject) and bare.get(seq) == 0.0 and seq not in fits and not (act_words and seq in acted) \
-            and memory.kind not in kinds and not written_then(seq, memory) and not naming & words_held(seq, memory)[0]
+            and not written_then(seq, memory) and not naming & words_held(seq, memory)[0]
 
     untimed = {seq: bare[seq] for seq in seqs if (seq not in subject_held and (
         (about and rows[seq].kind in held_kinds) or (meanings and seq not in fits)))

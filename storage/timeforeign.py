@@ -1,5 +1,6 @@
 """Time words of other languages in a question, written in English so :mod:`.timewords` reads them:
-"letzten Dienstag", "mardi dernier", "el martes pasado" → "last Tuesday"; "am 1. Dezember", "le 1er
+"letzten Dienstag", "mardi dernier", "el martes pasado" → "last Tuesday"; "diese Woche", "今週" → "this week";
+"seit Montag", "desde el lunes" → "since Monday"; "am 1. Dezember", "le 1er
 décembre", "el 1 de diciembre" → "1 December", "am 24. November" → "24 November"; "12月1日" → "December 1".
 Month and weekday names come from dateparser's language data (German, French, Spanish, Portuguese,
 Italian, Dutch); the words for "last" are ours. A month is read only beside a day or a year, a weekday only
@@ -33,6 +34,9 @@ _DIGIT_DATE = re.compile(r"(?<![\w.])(?:\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}/\
 # A weekday of a week counted from now in Japanese ("先週の火曜日": Tuesday last week).
 _JAPANESE_WEEK = re.compile("(先週|今週|来週)の?([月火水木金土日])曜日?")
 _JAPANESE_WEEKS = {"先週": "last", "今週": "this", "来週": "next"}
+# A week or month counted from now in Japanese, alone ("今週何をしましたか": what did we do this week?).
+_JAPANESE_PERIOD = re.compile("(先|今|来)(週|月)(?!の?[月火水木金土日]曜)")
+_JAPANESE_PERIODS = {"先": "last", "今": "this", "来": "next", "週": "week", "月": "month"}
 _JAPANESE_DAYS = "月火水木金土日"  # Monday first
 # Days counted from today, read where a weekday alone is; the French "hier" only in a question with a word
 # only French writes (``_FRENCH``): it is German and Dutch for "here".
@@ -48,7 +52,9 @@ _ENGLISH = {form: month for month in _MONTHS for form in (month, month[:3])} | {
 # "last" before or after the noun, and the nouns for a week and a month.
 _LAST = ("letzten letzte letzter letztes vergangenen vergangene vergangener dernier dernière passé passée "
          "pasado pasada último última passado passada scorso scorsa vorige vorig afgelopen").split()
-_UNITS = {"week": "woche semaine semana settimana", "month": "monat mois mes mês mese maand"}
+# "this" before the noun ("diese Woche", "cette semaine", "esta semana", "deze week").
+_THIS = "diese diesen dieser dieses cette ce este esta questa questo deze dit".split()
+_UNITS = {"week": "woche semaine semana settimana week", "month": "monat mois mes mês mese maand"}
 # The words for "and" and "or" between two days (the Dutch "en", "of"; the Spanish "o"): ``between`` below.
 _JOINS = {"und": "and", "et": "and", "y": "and", "e": "and", "en": "and", "oder": "or", "ou": "or", "o": "or",
           "of": "or"}
@@ -86,6 +92,8 @@ _ASKING = {
     "a": "ein eine einen einem un une uno una um uma een",
     "of": "von vom des du d' de del do da dos di dei della van",
     "on": "am an auf op",
+    "since": "seit seitdem depuis desde sinds",  # "seit Montag", "depuis lundi", "desde el lunes": since Monday
+    "until": "bis jusqu'à hasta até",
     "in": "im dans en em nel nella",
     "there": "er ci",  # "was er", "ci sono": there are
     "and": "und et y e",
@@ -229,7 +237,7 @@ def _another_language(query: str, asking: re.Pattern[str]) -> bool:
 def another_language(query: str) -> bool:
     """Whether ``query`` is asked in one of the languages above (:func:`_another_language`): "Wo läuft die
     Datenbank?", "Wie heißt der Build-Server?"."""
-    return _another_language(query, _patterns()[5])
+    return _another_language(query, _patterns()[6])
 
 
 @cache
@@ -247,6 +255,7 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         rf"(?:,?\s+(?:de\s+|del\s+)?(\d{{4}}))?"
         rf"|({month})\.?\s+(\d{{4}}))(?![\w-])", re.IGNORECASE)
     relative = re.compile(rf"(?<![\w-])(?:({last})\s+({nouns})|({nouns})\s+({last}))(?![\w-])", re.IGNORECASE)
+    this = re.compile(rf"(?<![\w-])({alternation(_THIS)})\s+({nouns})(?![\w-])", re.IGNORECASE)
     # A weekday before a day of the month ("Dienstag, dem 24", "el martes 24 de", "mardi 24.11.").
     before_day = re.compile(rf"(?<![\w-])({alternation(weekdays)})(?=\.?,?\s+(?:\w{{1,3}}\s+)?\d)", re.IGNORECASE)
     days_said = alternation(w for w in _DAYS_SAID if not _unspaced(w)).replace("'", "['’]")
@@ -271,7 +280,7 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     between = re.compile(rf"(\d\.?|\b(?:{english_month}))\s+({alternation(_JOINS)})\s+"
                          rf"(?=(?:(?:vielleicht|peut-être|quizás?|tal\s+vez|forse|misschien|talvez)\s+)?(?:on\s+)?\d)",
                          re.IGNORECASE)
-    return dated, relative, before_day, lone_day, cjk, asking, day_lead, between
+    return dated, relative, this, before_day, lone_day, cjk, asking, day_lead, between
 
 
 def in_english(query: str) -> str:
@@ -279,7 +288,7 @@ def in_english(query: str) -> str:
     of them, or a date with words of them (:func:`_another_language`), the words it is asked with
     (``_ASKING``); the rest unchanged."""
     months, weekdays = _names()
-    dated, relative, before_day, lone_day, cjk, asking, day_lead, between = _patterns()
+    dated, relative, this, before_day, lone_day, cjk, asking, day_lead, between = _patterns()
     units = {w: unit for unit, words in _UNITS.items() for w in words.split()}
     said = _asked()
     foreign = False
@@ -305,6 +314,11 @@ def in_english(query: str) -> str:
     def last(found: re.Match[str]) -> str:
         return f"last {english(found[2] or found[3]).title()}"
 
+    def period(found: re.Match[str]) -> str:
+        nonlocal foreign
+        foreign = True
+        return f" {_JAPANESE_PERIODS[found[1]]} {_JAPANESE_PERIODS[found[2]]} "
+
     def asked(found: re.Match[str]) -> str:  # "qu'avons" → "what have", "決めました" → " decided "
         word = said[found[0].lower().replace("’", "'")]
         return f" {word} " if _unspaced(found[0]) else word + (" " if found[0][-1] in "'’" else "")
@@ -329,9 +343,9 @@ def in_english(query: str) -> str:
         weekday = _WEEKDAYS[_JAPANESE_DAYS.index(found[2])].title()
         return f" {weekday} {_JAPANESE_WEEKS[found[1]]} week "
 
-    query = _JAPANESE_WEEK.sub(week, _DAY_MONTH.sub(day_month, query))
+    query = _JAPANESE_PERIOD.sub(period, _JAPANESE_WEEK.sub(week, _DAY_MONTH.sub(day_month, query)))
     query = cjk.sub(lambda f: day(f) if 1 <= int(f[2]) <= 12 else f[0], query)
-    query = relative.sub(last, dated.sub(date, query))
+    query = this.sub(lambda found: f"this {english(found[2]).title()}", relative.sub(last, dated.sub(date, query)))
     if foreign or timed:
         query = before_day.sub(lambda found: english(found[1]).title(), query)
     elif _another_language(query, asking):  # a weekday or "gestern" alone: "Was haben wir am Dienstag entschieden?"
@@ -351,7 +365,15 @@ def in_english(query: str) -> str:
         foreign, query = read != query, read
     if not (foreign or timed and _another_language(query, asking)):
         return query
-    query = day_lead.sub(lambda found: ("and " if found[1] else "")  # Dutch "en op": "and on", not "in on"
-                         + ("of " if found[2].lower().replace("’", "'") in _OF_DAY.split() else "on "), query)
+    bounds = {w for w, english in said.items() if english in ("since", "until")}
+
+    def lead(found: re.Match[str]) -> str:
+        before = query[:found.start()].split()[-1:]
+        if before and before[0].lower() in bounds:
+            return ""  # "desde el lunes": since Monday, not since on Monday
+        return ("and " if found[1] else "") \
+            + ("of " if found[2].lower().replace("’", "'") in _OF_DAY.split() else "on ")  # "en op": "and on"
+
+    query = day_lead.sub(lead, query)
     query = between.sub(lambda found: f"{found[1]} {_JOINS[found[2].lower()]} ", query)
     return _PARTICLES.sub(" ", asking.sub(asked, query))

@@ -42,3 +42,23 @@ def test_a_credential_given_as_a_command_is_not_repeated(capsys):
         cli.main([token])
     err = capsys.readouterr().err
     assert token not in err and "is no `memvault` command" in err, err
+
+
+@pytest.mark.parametrize(("argv", "field", "says"), [
+    (["list", "--limit"], "limit", "--limit: needs a value (`memvault list -h` says what it takes)"),
+    (["list", "--kind"], "kind", "--kind: needs a value"),
+    (["recall", "q", "--limit"], "limit", "--limit: needs a value (`memvault recall -h`"),
+    (["remember", "x", "--tag"], "tag", "--tag: needs a value"),
+    (["remember", "x", "--observed-at"], "observed_at", "--observed-at: needs a value"),
+    (["show", "--json-x"], None, None),  # an unknown flag: argparse's own words, unchanged
+])
+def test_a_flag_given_without_its_value_is_refused_naming_the_field(tmp_path, capsys, argv, field, says):
+    """trial 79: `memvault list --json --limit` said argparse's "argument --limit: expected one argument", field null."""
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--json", *argv, "--db", str(tmp_path / "m.db")] if field else [*argv, "--db", str(tmp_path / "m.db")])
+    out, err = capsys.readouterr()
+    assert exited.value.code == 2 and "expected one argument" not in err, err
+    if field:
+        error = json.loads(out)["error"]
+        assert error["field"] == field and says in error["message"] and says in err, error
+    assert not (tmp_path / "m.db").exists()

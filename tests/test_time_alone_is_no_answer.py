@@ -73,6 +73,26 @@ def test_a_time_alone_makes_no_hit_sure_over_the_tool(shared_store, question):
         [(m.content, m.confidence) for m in result.memories]
 
 
+# Questions naming the kind of what they ask for ("happened", "did we do": episodes) and a subject no memory holds
+# (trial 79: "what happened yesterday with the load balancer?" had yesterday's lunch at 0.64): the kind is no
+# subject, and the time alone makes none of the time's episodes the answer.
+KIND_AND_OFF_SUBJECT = [
+    "what happened last week with the load balancer?", "what happened to the mobile app last week?",
+    "what happened in the mainframe team since Monday?", "what happened with the espresso machine on Tuesday?",
+    "what did we do about the parking permits last week?", "what happened at the dentist on Friday?",
+    "what events happened in the warehouse last week?", "what happened to the fax server on Wednesday?",
+    "which episodes last week involved the marketing budget?", "what happened with the kitchen renovation on Friday?",
+]
+
+
+@pytest.mark.parametrize("question", KIND_AND_OFF_SUBJECT)
+def test_a_kind_named_with_an_unheld_subject_and_a_time_makes_no_hit_sure(shared_store, question):
+    result = recalled(shared_store, question)
+    assert result.time is not None
+    assert all(h.confidence <= SIBLING_CONFIDENCE for h in result.hits), \
+        [(h.memory.content, h.confidence) for h in result.hits]
+
+
 @pytest.mark.parametrize(("question", "answer"), [
     ("did we rotate certificates last week?", TLS),
     ("did we rotate the TLS certificates on Friday?", TLS),
