@@ -190,6 +190,15 @@ def real_embedder() -> Embedder:
     return embedder
 
 
+@pytest.fixture(scope="session")
+def fleet(tmp_path_factory, real_embedder: Embedder) -> tuple[Path, str]:
+    """A closed SQLite file of 300 memories of tenant acme and a key of acme (``damaged_files.fleet_file``),
+    made once per worker for the tests that damage a copy of it: never to be written to."""
+    from damaged_files import fleet_file
+
+    return fleet_file(tmp_path_factory.mktemp("fleet"), real_embedder)
+
+
 @pytest.fixture
 def one_model(monkeypatch, real_embedder: Embedder) -> None:
     """memvault's in-process entry points (``cli.main``, ``build_server``) get the session's

@@ -225,7 +225,7 @@ def test_serve_in_a_terminal_says_it_waits_for_a_client(db_path):
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path):
+def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path, cli_here):
     import fcntl
     import pty
     import re
@@ -270,17 +270,15 @@ def test_ctrl_c_stops_reindex_cleanly_doctor_sees_it_and_a_rerun_resumes(db_path
     err = seen.decode()
     proc.stdout.close()
     assert proc.returncode == 130 and "Traceback" not in err and "reindex stopped" in err
-    doctor = subprocess.run([*SERVE[:-1], "doctor", "--json"], env=server_env(db_path), capture_output=True,
-                            text=True, timeout=120)
+    doctor = cli_here(["doctor", "--json"], server_env(db_path))  # (what follows needs no process of its own)
     report = json.loads(doctor.stdout)
     missing = report["vectors_pending"]
     assert doctor.returncode == 1 and 0 < missing < total
     assert any("no vector yet" in p for p in report["problems"])
     assert any("a reindex was interrupted" in p for p in report["problems"])
-    rerun = subprocess.run(reindex, env=server_env(db_path), capture_output=True, text=True, timeout=300)
+    rerun = cli_here(["reindex", "--json"], server_env(db_path))
     assert rerun.returncode == 0 and json.loads(rerun.stdout)["reindexed"] == missing  # resumed, not restarted
-    doctor = subprocess.run([*SERVE[:-1], "doctor", "--json"], env=server_env(db_path), capture_output=True,
-                            text=True, timeout=120)
+    doctor = cli_here(["doctor", "--json"], server_env(db_path))
     assert doctor.returncode == 0 and json.loads(doctor.stdout)["vectors_pending"] == 0
 
 
@@ -675,23 +673,18 @@ def test_import_of_a_file_not_in_utf8_is_one_error_naming_the_encoding_and_write
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "cp1252", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le"])
-def test_the_conversion_an_import_not_in_utf8_suggests_works(tmp_path, encoding):
+def test_the_conversion_an_import_not_in_utf8_suggests_works(tmp_path, encoding, cli_here):
     """The command said is run as said (it was `iconv -t UTF-8`, which without -f reads UTF-8 and fails)."""
-    import sys
-
     from memvault.tools import handlers
 
     dump, db = tmp_path / "my dump.jsonl", tmp_path / "m.db"
     dump.write_bytes("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in _LINES * 30).encode(encoding))
-    memvault = [sys.executable, "-m", "memvault.server"]
-    refused = subprocess.run([*memvault, "import", str(dump)], env=server_env(db), capture_output=True, text=True,
-                             timeout=180)
+    refused = cli_here(["import", str(dump)], server_env(db))
     assert refused.returncode == 2 and not db.exists(), refused.stderr
     command = re.search(r"convert it, e\.g\. `(iconv [^`]+)` and import that", refused.stderr)
     assert command is not None, refused.stderr
     subprocess.run(command[1], shell=True, check=True, cwd=tmp_path, timeout=60)
-    done = subprocess.run([*memvault, "import", f"{dump}.utf8"], env=server_env(db), capture_output=True, text=True,
-                          timeout=180)
+    done = cli_here(["import", f"{dump}.utf8"], server_env(db))
     assert done.returncode == 0 and "imported 2 of 60 memory lines" in done.stderr, done.stderr
     store = Store(db)
     try:
@@ -701,23 +694,20 @@ def test_the_conversion_an_import_not_in_utf8_suggests_works(tmp_path, encoding)
     assert stored == {line["content"] for line in _LINES}
 
 
-def test_import_reads_a_named_pipe_and_dev_null_as_streams(tmp_path):
+def test_import_reads_a_named_pipe_and_dev_null_as_streams(tmp_path, cli_here):
     """A named pipe, /dev/null and <(...) exist: they were said not to ("does not exist")."""
-    import sys
     import threading
 
     db, pipe = tmp_path / "m.db", tmp_path / "lines"
     os.mkfifo(pipe)
     writer = threading.Thread(target=lambda: pipe.write_text(json.dumps({"content": "The pipe carried this"}) + "\n"))
     writer.start()
-    memvault = [sys.executable, "-m", "memvault.server", "import"]
-    done = subprocess.run([*memvault, str(pipe)], env=server_env(db), capture_output=True, text=True, timeout=180)
+    done = cli_here(["import", str(pipe)], server_env(db))
     writer.join()
     assert done.returncode == 0 and "imported 1 of 1 memory line" in done.stderr, done.stderr
-    empty = subprocess.run([*memvault, "/dev/null"], env=server_env(db), capture_output=True, text=True, timeout=180)
+    empty = cli_here(["import", "/dev/null"], server_env(db))
     assert empty.returncode == 0 and "imported 0 of 0 memory lines" in empty.stderr, empty.stderr
-    gone = subprocess.run([*memvault, str(tmp_path / "nowhere.jsonl")], env=server_env(db), capture_output=True,
-                          text=True, timeout=180)
+    gone = cli_here(["import", str(tmp_path / "nowhere.jsonl")], server_env(db))
     assert gone.returncode == 2 and "' does not exist: nothing to import" in gone.stderr, gone.stderr
 
 
@@ -736,24 +726,28 @@ def test_import_of_a_file_whose_late_line_is_latin1_is_refused_whole(tmp_path, c
     assert code == 2 and f"byte 0xE9 at offset {len(good.encode()) + 16:,}" in err and not db.exists(), err
 
 
+LATE = 180  # lines before the one not in UTF-8
+
+
 @pytest.mark.parametrize("late", [False, True])
 def test_import_from_stdin_not_in_utf8_says_so_once(tmp_path, late):
-    import subprocess
     import sys
 
-    from conftest import server_env
+    from memvault.server.cli_io import UTF8_SAMPLE_BYTES
 
     db = tmp_path / "m.db"
-    head = b"".join(json.dumps({"content": f"Runner {i} builds the nightly image"}).encode() + b"\n"
-                    for i in range(2000 if late else 0))
+    words = " ".join(f"then stage {j} of the pipeline" for j in range(12))
+    head = b"".join(json.dumps({"content": f"Runner {i} builds the nightly image, {words}"}).encode() + b"\n"
+                    for i in range(LATE if late else 0))
+    assert not late or len(head) > UTF8_SAMPLE_BYTES  # past all stdin's buffer can hold of what is looked at first
     data = head + b"".join(json.dumps(line, ensure_ascii=False).encode("latin-1") + b"\n" for line in _LINES * 5)
     done = subprocess.run([sys.executable, "-m", "memvault.server", "import", "-"], input=data,
                           env=server_env(db), capture_output=True, timeout=180)
     said = done.stderr.decode()
     assert "lone surrogate" not in said and "not valid JSON" not in said, said
     if late:  # past what stdin's buffer held: the lines before it are imported, and the import stops there
-        assert done.returncode == 1 and "line 2001: line: is not UTF-8: the import stopped here" in said
-        assert "imported 2,000 of 2,000 memory lines" in said and said.count("not UTF-8") == 1
+        assert done.returncode == 1 and f"line {LATE + 1}: line: is not UTF-8: the import stopped here" in said
+        assert f"imported {LATE} of {LATE} memory lines" in said and said.count("not UTF-8") == 1
     else:
         assert done.returncode == 2 and "stdin: it is not UTF-8 (byte 0xE9 at offset 16" in said and not db.exists()
 
@@ -788,18 +782,13 @@ def test_import_refuses_an_unknown_field_on_memory_session_and_turn_lines_alike(
         store.close()
 
 
-def test_an_export_of_a_tenant_with_nothing_says_so_on_stderr(tmp_path):
+def test_an_export_of_a_tenant_with_nothing_says_so_on_stderr(tmp_path, cli_here):
     """It wrote 0 bytes and said nothing (a mistyped --tenant looked like a good backup)."""
-    import sys
-
     db = tmp_path / "m.db"
-    memvault = [sys.executable, "-m", "memvault.server"]
-    made = subprocess.run([*memvault, "remember", "Deploys go out on Tuesdays"], env=server_env(db),
-                          capture_output=True, text=True, timeout=180)
+    made = cli_here(["remember", "Deploys go out on Tuesdays"], server_env(db))
     assert made.returncode == 0, made.stderr
     for tenant, lines in (("nosuch", 0), ("default", 1)):
-        done = subprocess.run([*memvault, "export", "--tenant", tenant], env=server_env(db), capture_output=True,
-                              text=True, timeout=180)
+        done = cli_here(["export", "--tenant", tenant], server_env(db))
         assert done.returncode == 0 and len(done.stdout.splitlines()) == lines, done.stderr
         said = (f"exported nothing: tenant '{tenant}' has no memories or sessions in this database; if yours are "
                 "under another tenant, give it with --tenant or MEMVAULT_TENANT")

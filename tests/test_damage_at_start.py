@@ -21,19 +21,13 @@ import anyio
 import httpx2
 import pytest
 from conftest import SERVE, server_env
-from damaged_files import DAMAGED, PAGE, calls, fleet_file
+from damaged_files import DAMAGED, PAGE, calls
 from httpwire import HttpServer, free_port
 from wire import StdioServer
 
-from memvault.storage.embeddings import Embedder
 
 pytestmark = pytest.mark.slow
 OPEN_FAILED = f"cannot be opened: {DAMAGED}"  # the log's line, once
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> tuple[Path, str]:
-    return fleet_file(tmp_path_factory.mktemp("template"), real_embedder)
 
 
 def _written(offset: Callable[[int], int], data: bytes) -> Callable[[Path], None]:
@@ -63,7 +57,6 @@ def _folder(db: Path) -> None:
 # Damage the opening meets: the database cannot be opened at all.
 OPEN_FAILS = {
     "last page gone": _cut_to(lambda size: size - PAGE),
-    "cut to three quarters": _cut_to(lambda size: size * 3 // 4 // PAGE * PAGE),
     "cut in half": _cut_to(lambda size: size // 2 // PAGE * PAGE),
     "schema page written over": _written(lambda size: 100, b"not a database page" * 50),
     "page size written over": _written(lambda size: 16, b"\x00\x03"),
@@ -88,9 +81,9 @@ REMEMBER = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "remember", "arguments": {"content": "The printer on floor 3 is out of toner."}}}
 
 
-def _damaged_copy(tmp_path: Path, template: tuple[Path, str], damage: Callable[[Path], None]) -> Path:
+def _damaged_copy(tmp_path: Path, fleet: tuple[Path, str], damage: Callable[[Path], None]) -> Path:
     db = tmp_path / "m.db"
-    shutil.copy(template[0], db)
+    shutil.copy(fleet[0], db)
     damage(db)
     return db
 
@@ -116,12 +109,12 @@ def _not_ready_damaged(health: httpx2.Response, db: Path) -> None:
 
 @pytest.mark.parametrize("damage", OPEN_FAILS.values(), ids=OPEN_FAILS)
 def test_a_team_server_started_on_a_file_it_cannot_open_is_not_ready_because_damaged(
-        tmp_path: Path, template: tuple[Path, str], damage: Callable[[Path], None]) -> None:
-    db = _damaged_copy(tmp_path, template, damage)
+        tmp_path: Path, fleet: tuple[Path, str], damage: Callable[[Path], None]) -> None:
+    db = _damaged_copy(tmp_path, fleet, damage)
     server = HttpServer(db, logs=tmp_path, ready=False)
     try:
         looks = [_settled(server)]
-        answers = [server.post(template[1], body) for body in (RECALL, REMEMBER, RECALL)]
+        answers = [server.post(fleet[1], body) for body in (RECALL, REMEMBER, RECALL)]
         looks.append(_health(server))
         log = server.log()
     finally:
@@ -138,12 +131,12 @@ def test_a_team_server_started_on_a_file_it_cannot_open_is_not_ready_because_dam
 
 @pytest.mark.parametrize("damage", READ_FAILS.values(), ids=READ_FAILS)
 def test_a_team_server_started_on_a_file_damaged_in_its_pages_refuses_writes_and_says_damaged(
-        tmp_path: Path, template: tuple[Path, str], damage: Callable[[Path], None]) -> None:
-    db = _damaged_copy(tmp_path, template, damage)
+        tmp_path: Path, fleet: tuple[Path, str], damage: Callable[[Path], None]) -> None:
+    db = _damaged_copy(tmp_path, fleet, damage)
     server = HttpServer(db, logs=tmp_path, ready=False)
     try:
         found = _settled(server, past=("opening", "ready"))  # the check at start found the damage
-        (recall_failed, recall_text), (remember_failed, remember_text) = anyio.run(calls, server, template[1])
+        (recall_failed, recall_text), (remember_failed, remember_text) = anyio.run(calls, server, fleet[1])
         after = _health(server)
         log = server.log()
     finally:
@@ -160,8 +153,8 @@ def test_a_team_server_started_on_a_file_damaged_in_its_pages_refuses_writes_and
 
 @pytest.mark.parametrize("damage", [*OPEN_FAILS.values(), *READ_FAILS.values()], ids=[*OPEN_FAILS, *READ_FAILS])
 def test_a_stdio_server_started_on_a_damaged_file_says_so_on_stderr_and_in_each_tool_result(
-        tmp_path: Path, template: tuple[Path, str], damage: Callable[[Path], None]) -> None:
-    db = _damaged_copy(tmp_path, template, damage)
+        tmp_path: Path, fleet: tuple[Path, str], damage: Callable[[Path], None]) -> None:
+    db = _damaged_copy(tmp_path, fleet, damage)
     with (tmp_path / "stderr.log").open("w") as stderr:
         server = StdioServer(db, stderr=stderr)
         try:
@@ -182,9 +175,9 @@ def test_a_stdio_server_started_on_a_damaged_file_says_so_on_stderr_and_in_each_
 @pytest.mark.parametrize(("damage", "code", "check"), REFUSED.values(), ids=REFUSED)
 @pytest.mark.parametrize("transport", ["http", "stdio"])
 def test_a_server_on_a_file_found_damaged_before_opening_stops_at_once_saying_which_check_failed(
-        tmp_path: Path, template: tuple[Path, str], damage: Callable[[Path], None], code: int, check: str,
+        tmp_path: Path, fleet: tuple[Path, str], damage: Callable[[Path], None], code: int, check: str,
         transport: str) -> None:
-    db = _damaged_copy(tmp_path, template, damage)
+    db = _damaged_copy(tmp_path, fleet, damage)
     flags = ["--transport", "http", "--port", str(free_port())] if transport == "http" else []
     done = subprocess.run([*SERVE, *flags], env=server_env(db), stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, timeout=60, check=False)
@@ -194,12 +187,12 @@ def test_a_server_on_a_file_found_damaged_before_opening_stops_at_once_saying_wh
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file of mode 000")
 def test_a_team_server_started_on_a_file_it_may_not_read_is_not_ready_and_says_so(
-        tmp_path: Path, template: tuple[Path, str]) -> None:
-    db = _damaged_copy(tmp_path, template, lambda db: db.chmod(0))
+        tmp_path: Path, fleet: tuple[Path, str]) -> None:
+    db = _damaged_copy(tmp_path, fleet, lambda db: db.chmod(0))
     server = HttpServer(db, logs=tmp_path, ready=False)
     try:
         health = _settled(server)
-        answer = server.post(template[1], RECALL)
+        answer = server.post(fleet[1], RECALL)
         log = server.log()
     finally:
         server.close()

@@ -5,7 +5,6 @@ wording, reads go on where SQLite can serve them, and /healthz, the boot resourc
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import threading
 import time
@@ -54,31 +53,34 @@ def _files(db) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
     return found
 
 
-def _cli(db, *argv: str) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
-    return subprocess.run([*MEMVAULT, *argv], env=server_env(db), capture_output=True, text=True, timeout=180,
-                          check=False)
+@pytest.fixture
+def cli(cli_here):  # type: ignore[no-untyped-def]
+    """``cli(db, *argv)``: ``memvault ARGV`` on ``db`` (conftest's ``cli_here``: what it writes, not how a process
+    starts; the servers below start their own)."""
+    return lambda db, *argv: cli_here(list(argv), server_env(db))
 
 
 @pytest.mark.parametrize("write", ["remember", "supersede", "forget"])
-def test_the_command_line_refuses_a_write_into_a_file_damaged_where_the_write_never_reads(db_path, damaged, write):
+def test_the_command_line_refuses_a_write_into_a_file_damaged_where_the_write_never_reads(db_path, damaged, write,
+                                                                                          cli):
     argv = {"remember": ["remember", "The staging DB is db-stg-03"],
             "supersede": ["supersede", damaged[0], "Host 0 of the fleet is web-00.example"],
             "forget": ["forget", damaged[2]]}[write]
     before = _files(db_path)
-    done = _cli(db_path, *argv)
+    done = cli(db_path, *argv)
     assert done.returncode == 1, done.stdout + done.stderr
     assert DAMAGED in done.stderr and "memvault doctor" in done.stderr and "Nothing was changed" in done.stderr
     assert "Traceback" not in done.stderr
     assert _files(db_path) == before
-    shown = _cli(db_path, "show", damaged[2])  # reads of what the damage spares still answer
+    shown = cli(db_path, "show", damaged[2])  # reads of what the damage spares still answer
     assert shown.returncode == 0 and "web-2.example" in shown.stdout, shown.stderr
 
 
-def test_a_sound_file_takes_the_command_lines_writes(db_path):
+def test_a_sound_file_takes_the_command_lines_writes(db_path, cli):
     ids = _stored(db_path)
     for argv in (["remember", "The staging DB is db-stg-03"], ["supersede", ids[0], "Host 0 is web-00.example"],
                  ["forget", ids[2]]):
-        done = _cli(db_path, *argv)
+        done = cli(db_path, *argv)
         assert done.returncode == 0 and DAMAGED not in done.stderr, done.stderr
 
 

@@ -8,8 +8,6 @@ import functools
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import apsw
@@ -22,7 +20,6 @@ from memvault.storage import transfer
 from memvault.storage.sqlite import crypto
 from memvault.storage.store import Store
 
-MEMVAULT = [sys.executable, "-m", "memvault.server"]
 PAGE = 4096
 COUNT = 40
 
@@ -52,11 +49,16 @@ def page_of(db: Path, text: str) -> int:
     return db.read_bytes().index(text.encode()) // PAGE * PAGE
 
 
-def exported(db: Path, out: Path, **env: str) -> tuple[int, str, list[dict]]:
-    done = subprocess.run([*MEMVAULT, "export", "-o", str(out)], env=server_env(db, **env), capture_output=True,
-                          text=True, timeout=180)
-    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()] if out.exists() else []
-    return done.returncode, done.stderr, lines
+@pytest.fixture
+def exported(cli_here):  # type: ignore[no-untyped-def]
+    """``exported(db, out, **env)``: ``memvault export -o OUT`` of ``db`` (conftest's ``cli_here``): its exit code,
+    stderr and the lines it wrote."""
+    def export(db: Path, out: Path, **env: str) -> tuple[int, str, list[dict]]:
+        done = cli_here(["export", "-o", str(out)], server_env(db, **env))
+        lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()] if out.exists() else []
+        return done.returncode, done.stderr, lines
+
+    return export
 
 
 def said_counts(stderr: str) -> tuple[int, int | None]:
@@ -80,7 +82,7 @@ def damage_every(db: Path, every: int) -> None:
 
 @pytest.mark.parametrize("damage", ["one memory's page", "two memories' pages", "every 2nd page", "every 3rd page",
                                     "every page but two"])
-def test_export_saves_every_memory_read_around_damaged_pages_and_says_how_many_were_lost(tmp_path, damage):
+def test_export_saves_every_memory_read_around_damaged_pages_and_says_how_many_were_lost(tmp_path, damage, exported):
     db = tmp_path / "m.db"
     before = filled(db)
     if damage == "one memory's page":
@@ -158,7 +160,7 @@ def test_pages_still_in_the_write_ahead_log_are_read_from_it_and_a_torn_frame_en
     assert 0 < len(torn) <= 30 and torn == ids[:len(torn)]
 
 
-def test_an_encrypted_damaged_file_is_read_memory_by_memory(tmp_path, monkeypatch):
+def test_an_encrypted_damaged_file_is_read_memory_by_memory(tmp_path, monkeypatch, exported):
     key = tmp_path / "key"
     key.write_bytes(b"correct horse battery staple 7731")
     key.chmod(0o600)
@@ -184,7 +186,7 @@ def test_an_encrypted_damaged_file_is_read_memory_by_memory(tmp_path, monkeypatc
     assert "could not all be read (their pages are damaged)" in stderr
 
 
-def test_an_undamaged_file_still_exports_whole_with_exit_0(tmp_path):
+def test_an_undamaged_file_still_exports_whole_with_exit_0(tmp_path, exported):
     db = tmp_path / "m.db"
     before = filled(db)
     code, stderr, lines = exported(db, tmp_path / "saved.jsonl")

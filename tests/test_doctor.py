@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,9 +15,11 @@ from memvault.storage.store import Store
 import sqlite_raw
 
 
-def doctor(db, *flags: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memvault.server", "doctor", *flags], env=server_env(db),
-                          capture_output=True, text=True, timeout=300)
+@pytest.fixture
+def doctor(cli_here):  # type: ignore[no-untyped-def]
+    """``doctor(db, *flags)``: ``memvault doctor`` on ``db`` (conftest's ``cli_here``: what it finds and mends, not
+    how a process starts)."""
+    return lambda db, *flags: cli_here(["doctor", *flags], server_env(db))
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_check_reports_each_kind_of_damage(filled, damage):
     assert FOUND[damage] in maintenance.check(store)
 
 
-def test_doctor_exit_code_and_repair(filled, db_path):
+def test_doctor_exit_code_and_repair(filled, db_path, doctor):
     store, _ = filled
     with sqlite_raw.writing(store) as conn:
         conn.execute(DAMAGE["fts"])
@@ -87,7 +87,7 @@ def test_doctor_exit_code_and_repair(filled, db_path):
 
 
 @pytest.mark.parametrize(("wal", "shm"), [(0o644, 0o644), (0o640, 0o604)])
-def test_doctor_flags_readable_wal_and_shm_files_and_repair_makes_them_private(filled, db_path, wal, shm):
+def test_doctor_flags_readable_wal_and_shm_files_and_repair_makes_them_private(filled, db_path, wal, shm, doctor):
     store, _ = filled  # open: its -wal and -shm files exist, as beside a running server
     side = {Path(f"{db_path}-wal"): wal, Path(f"{db_path}-shm"): shm}
     for path, mode in side.items():

@@ -21,13 +21,12 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
-from damaged_files import (PAGE, cut_inside_a_page, cut_to, fleet_file, healthz, last_page_gone, looks_while,
+from damaged_files import (PAGE, cut_inside_a_page, healthz, last_page_gone, looks_while,
                            middle_page_overwritten, tag_index_overwritten)
 from fakes import FakeEmbedder
 from httpwire import HttpServer, client
 
 from memvault.server.http import PROBE_CACHE_S
-from memvault.storage.embeddings import Embedder
 from memvault.storage.errors import Damaged
 from memvault.storage.sqlite import backend as sqlite_backend
 from memvault.storage.sqlite import health
@@ -47,11 +46,6 @@ FOUND_WITHIN_S = 20  # the probe's second look, or the next check of the whole f
 def _frequent(command: list[str]) -> list[str]:
     serve = command.index("serve")
     return [sys.executable, "-c", _FREQUENT, *command[serve:]]
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory, real_embedder: Embedder) -> tuple[Path, str]:
-    return fleet_file(tmp_path_factory.mktemp("template"), real_embedder)
 
 
 NOT_READY = (503, {"status": "error", "database": "not ready", "reason": "damaged"})
@@ -82,7 +76,7 @@ def _says(health: httpx2.Response, answers: tuple[tuple[int, dict[str, str]], ..
 # (damage, /healthz's answers once found): a cut file is not ready; pages written over are "damaged", or not
 # ready once a read of a tenant (a background job's: the vector index's warm-up, a consolidation) met them
 DAMAGES = [
-    (cut_to(0.5), (NOT_READY,)), (cut_inside_a_page, (NOT_READY,)), (last_page_gone, (NOT_READY,)),
+    (cut_inside_a_page, (NOT_READY,)), (last_page_gone, (NOT_READY,)),
     (middle_page_overwritten, (DAMAGED, NOT_READY)), (tag_index_overwritten, (DAMAGED,)),
 ]
 
@@ -90,20 +84,20 @@ DAMAGES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("damage", "answers"), DAMAGES, ids=lambda v: getattr(v, "__name__", ""))
 def test_healthz_finds_damage_done_while_the_server_runs_with_no_call_reading_it(
-        tmp_path: Path, template: tuple[Path, str], damage: Callable[[Path], None],
+        tmp_path: Path, fleet: tuple[Path, str], damage: Callable[[Path], None],
         answers: tuple[tuple[int, dict[str, str]], ...]) -> None:
     db = tmp_path / "m.db"
-    shutil.copy(template[0], db)
+    shutil.copy(fleet[0], db)
     server = HttpServer(db, logs=tmp_path, wrap=_frequent, **QUIET)
     try:
-        _settled(server, template[1])
+        _settled(server, fleet[1])
         damage(db)
         began, looks = time.monotonic(), [healthz(server)]
         while not _says(looks[-1], answers) and time.monotonic() - began < FOUND_WITHIN_S:
             time.sleep(0.2)
             looks.append(healthz(server))
         found = looks[-1]
-        remembered = server.post(template[1], {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        remembered = server.post(fleet[1], {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": "remember", "arguments": {"content": "The printer on floor 3 is out of toner."}}})
         log = server.log()
     finally:
@@ -123,16 +117,16 @@ def test_healthz_finds_damage_done_while_the_server_runs_with_no_call_reading_it
 
 
 @pytest.mark.slow
-def test_a_sound_server_under_writes_and_checkpoints_stays_ready(tmp_path: Path, template: tuple[Path, str]) -> None:
+def test_a_sound_server_under_writes_and_checkpoints_stays_ready(tmp_path: Path, fleet: tuple[Path, str]) -> None:
     db = tmp_path / "m.db"
-    shutil.copy(template[0], db)
+    shutil.copy(fleet[0], db)
     server = HttpServer(db, logs=tmp_path, wrap=_frequent)
 
     async def busy(looks: Sized) -> list[tuple[bool, str]]:
         done: list[tuple[bool, str]] = []
 
         async def writer(first: int) -> None:
-            async with client(server.url, template[1]) as c:
+            async with client(server.url, fleet[1]) as c:
                 n = first  # 15 writes each, and more until the probe has looked 11 times (a fast machine writes 45 in <1 s)
                 while n < first + 15 or (len(looks) <= 10 and n < first + 100):
                     n += 1
@@ -235,14 +229,14 @@ def test_looks_at_a_file_written_and_checkpointed_meanwhile_find_no_damage(tmp_p
 
 
 @pytest.mark.slow
-def test_a_damaged_file_is_logged_once_not_once_per_refused_request(tmp_path: Path, template: tuple[Path, str]) -> None:
+def test_a_damaged_file_is_logged_once_not_once_per_refused_request(tmp_path: Path, fleet: tuple[Path, str]) -> None:
     db = tmp_path / "m.db"
-    shutil.copy(template[0], db)
+    shutil.copy(fleet[0], db)
     server = HttpServer(db, logs=tmp_path, **QUIET)  # --auth keys
     try:
         cut_inside_a_page(db)
         time.sleep(PROBE_CACHE_S)  # (the last sound look is served for PROBE_CACHE_S)
-        refused = [server.post(template[1], {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
+        refused = [server.post(fleet[1], {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
             "name": "recall", "arguments": {"query": "which host runs svc-42"}}}) for n in range(12)]
         log = server.log()
     finally:

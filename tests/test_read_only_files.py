@@ -211,13 +211,12 @@ def test_import_of_transcripts_on_a_read_only_file_system_names_no_class(stored,
     assert "StorageUnavailable" not in done.stderr and "Traceback" not in done.stderr
 
 
-def test_doctor_of_a_sound_file_on_a_read_only_file_system_notes_it_and_exits_0(tmp_path):
+def test_doctor_of_a_sound_file_on_a_read_only_file_system_notes_it_and_exits_0(tmp_path, cli_here):
     """It said "problem: the FTS5 index could not be checked" and exited 1, suggesting nothing that works."""
     folder = tmp_path / "ro"
     folder.mkdir()
     db = folder / "memvault.db"
-    made = subprocess.run([sys.executable, "-m", "memvault.server", "remember", "Deploys go out on Tuesdays"],
-                          env=server_env(db), capture_output=True, text=True, timeout=180)
+    made = cli_here(["remember", "Deploys go out on Tuesdays"], server_env(db))  # (doctor runs read-only below)
     assert made.returncode == 0, made.stderr
     for argv in (["doctor"], ["doctor", "--json"]):
         done = read_only(folder, db, *argv)
