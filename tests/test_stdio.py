@@ -29,7 +29,8 @@ def cli(cli_here, db, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.contract
 @pytest.mark.asyncio
 async def test_memory_survives_a_restart_into_another_process(db, tmp_path, cli_here):
-    stored = json.loads(cli(cli_here, db, "remember", "The on-call rota changes every Monday", "--tag", "ops", "--json").stdout)
+    stored = json.loads(cli(cli_here, db, "remember", "The on-call rota changes every Monday", "--tag", "ops",
+                            "--json").stdout)
     assert stored["created"] is True
     with open(tmp_path / "server.log", "w") as log:
         async with stdio(db, log) as c:
