@@ -32,7 +32,7 @@ pytestmark = pytest.mark.slow
 ISSUER = "https://issuer.test/realms/team"
 KID = "test-key-1"
 JWKS_MAX_AGE_S = 2  # the server's MEMVAULT_OAUTH_JWKS_MAX_AGE (half of it its JWKS cooldown) in these tests
-# Each address may fail authentication 60 times a minute: the tests of wrong claims, which fail it 48 times, send
+# Each address may fail authentication 60 times a minute: the tests of wrong claims, which fail it 55 times, send
 # from an address of their own to ``setup``'s server (every 127.x.y.z is loopback on Linux).
 CLAIMS_FROM = "127.0.0.2"
 
@@ -126,13 +126,12 @@ def _unsigned(header: dict[str, Any] | str, claims: dict[str, Any] | str, sign: 
 
 
 @contextmanager
-def _served(folder: Path, max_age_s: int = JWKS_MAX_AGE_S,
-            *flags: str) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
-    """A team server under --auth oauth trusting a new :class:`Issuer`, with ``flags`` beside."""
+def _served(folder: Path, max_age_s: int = JWKS_MAX_AGE_S) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    """A team server under --auth oauth trusting a new :class:`Issuer`."""
     issuer, port, db = Issuer(), free_port(), folder / "memvault.db"
     resource = f"http://127.0.0.1:{port}/mcp"
     server = HttpServer(db, "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource", resource,
-                        "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", *flags, port=port,
+                        "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port,
                         MEMVAULT_OAUTH_JWKS_MAX_AGE=str(max_age_s))
     try:
         yield server, issuer, resource, db
@@ -145,7 +144,6 @@ def _served(folder: Path, max_age_s: int = JWKS_MAX_AGE_S,
 def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
     with _served(tmp_path_factory.mktemp("oauth")) as served:
         yield served
-
 
 
 def _claims(resource: str, **overrides: Any) -> dict[str, Any]:
