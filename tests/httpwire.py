@@ -72,12 +72,17 @@ class HttpServer:
         self._log.flush()
         return self._log_path.read_text()
 
-    def post(self, key: str | None, body: dict[str, Any], **headers: str) -> httpx2.Response:
-        """One raw JSON-RPC POST to /mcp."""
+    def post(self, key: str | None, body: dict[str, Any], *, source: str | None = None,
+             **headers: str) -> httpx2.Response:
+        """One raw JSON-RPC POST to /mcp; ``source``: sent from that loopback address (every 127.x.y.z is
+        loopback on Linux), a client whose refused requests no other address's count with."""
         sent = {"content-type": "application/json", "accept": "application/json, text/event-stream", **headers}
         if key is not None:
             sent["authorization"] = f"Bearer {key}"
-        return httpx2.post(self.url, json=body, headers=sent, timeout=30)
+        if source is None:
+            return httpx2.post(self.url, json=body, headers=sent, timeout=30)
+        with httpx2.Client(transport=httpx2.HTTPTransport(local_address=source)) as own:
+            return own.post(self.url, json=body, headers=sent, timeout=30)
 
     def close(self) -> None:
         self.proc.terminate()

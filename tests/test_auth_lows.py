@@ -10,6 +10,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from httpwire import PING, HttpServer, free_port, refused
-from test_oauth import ISSUER, KID, Issuer, _call, _claims, _served, _stored, _token, _unsigned
+from test_oauth import ISSUER, JWKS_MAX_AGE_S, KID, Issuer, _call, _claims, _served, _stored, _token, _unsigned
 
 from memvault.server.auth import JWKS_TIMEOUT_S
 
@@ -77,15 +78,47 @@ def _weak_keys() -> list[tuple[str, dict[str, Any], str, Any, str]]:
     return cases
 
 
-def test_a_key_too_weak_for_its_algorithm_verifies_no_token_and_the_log_names_its_kind(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    """One server for the tests of weak keys (its set at most JWKS_MAX_AGE_S old): each writes under a tenant
+    of its own, changes the issuer's set and puts it back (:func:`_listing`)."""
+    with _served(tmp_path_factory.mktemp("weak")) as served:
+        deadline = time.monotonic() + 60  # its warm-up beside the first readings made them time out under load
+        while httpx2.get(f"{served[0].base}/healthz", timeout=10).json()["model"] == "loading" \
+                and time.monotonic() < deadline:
+            time.sleep(0.2)
+        yield served
+
+
+@contextmanager
+def _listing(served: tuple[HttpServer, Issuer, str, Path], published: dict[str, Any],
+             extra: list[dict[str, Any]]) -> Iterator[None]:
+    """The issuer publishes ``published`` and ``extra`` (test_oauth.Issuer) inside, the server's set read
+    after; its own key alone again after, read again by the next request."""
+    server, issuer, resource, _ = served
+    issuer.published, issuer.extra = published, extra
+    time.sleep(JWKS_MAX_AGE_S + 0.5)  # the set in hand is past its max age: the next request reads it
+    probe = _token(issuer, _claims(resource, org=f"p-{uuid.uuid4().hex[:6]}", scope="memvault:read"))
+    deadline = time.monotonic() + 30  # a reading may time out (503) on a loaded machine: the next one is tried
+    while server.post(probe, PING).status_code == 503 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    try:
+        yield
+    finally:
+        issuer.published, issuer.extra = {KID: issuer.key}, []
+        time.sleep(JWKS_MAX_AGE_S + 0.5)
+
+
+def test_a_key_too_weak_for_its_algorithm_verifies_no_token_and_the_log_names_its_kind(served) -> None:
     """A 1024-bit RSA key in the JWKS verified tokens (PyJWT only warns). Now each weak key is not
     used: its tokens get 401 naming why, nothing is written, the log names each by its place in the
     set and a hash of its kid (never the issuer's text); a sound key beside them still writes."""
     weak = _weak_keys()
     forged_kid = "weak\nrefused nothing FORGED"
     bad = rsa.generate_private_key(public_exponent=65537, key_size=1024)
-    with _served(tmp_path) as (server, issuer, resource, db):
-        issuer.extra = [jwk for _, jwk, _, _, _ in weak] + [_jwk(bad.public_key(), forged_kid, alg="RS256")]
+    server, issuer, resource, db = served
+    with _listing(served, {KID: issuer.key}, [jwk for _, jwk, _, _, _ in weak] + [
+            _jwk(bad.public_key(), forged_kid, alg="RS256")]):
         tenant = f"w-{uuid.uuid4().hex[:6]}"
         for kid, _, alg, sign, why in [*weak, (forged_kid, None, "RS256", _rsa_signer(bad, "RS256"),
                                                "it is a 1024-bit RSA key; RFC 7518 §3.3 asks 2048 bits or more")]:
@@ -108,12 +141,13 @@ def test_a_key_too_weak_for_its_algorithm_verifies_no_token_and_the_log_names_it
     assert log.count(f"(kid {_kid_hash(weak[0][0])}) is not used") == 1  # said once, not at every reading
 
 
-def test_a_jwks_of_weak_keys_only_is_said_at_its_first_reading(tmp_path: Path) -> None:
-    with _served(tmp_path) as (server, issuer, resource, db):
-        key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
-        issuer.published, issuer.extra = {}, [_jwk(key.public_key(), KID, alg="RS256")]
+def test_a_jwks_of_weak_keys_only_is_said_at_its_first_reading(served) -> None:
+    server, issuer, resource, db = served
+    tenant = f"o-{uuid.uuid4().hex[:6]}"
+    key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+    with _listing(served, {}, [_jwk(key.public_key(), KID, alg="RS256")]):
         token = _unsigned({"alg": "RS256", "typ": "JWT", "kid": KID},
-                          _claims(resource, scope="memvault:write"), _rsa_signer(key, "RS256"))
+                          _claims(resource, org=tenant, scope="memvault:write"), _rsa_signer(key, "RS256"))
         response = server.post(token, _call("remember", {"content": "Written while only a weak key is listed."}))
         assert response.status_code == 401, response.text
         assert response.json()["error"]["message"] == (
@@ -121,7 +155,7 @@ def test_a_jwks_of_weak_keys_only_is_said_at_its_first_reading(tmp_path: Path) -
         log = server.log()
     assert (f"the issuer's JWKS key #0 (kid {_kid_hash(KID)}) is not used: it is a 1024-bit RSA key" in log
             and "the issuer's JWKS lists no signing key memvault can use (1 listed): every token is refused" in log)
-    assert _stored(db, "acme") == []
+    assert _stored(db, tenant) == []
 
 
 # ---------------------------------------------------------------- waits for a slow issuer

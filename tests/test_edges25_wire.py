@@ -16,7 +16,6 @@ import sys
 
 import httpx2
 import pytest
-from httpwire import stdio_and_http
 from wire import StdioServer
 
 from conftest import server_env
@@ -29,11 +28,9 @@ HEADERS = {"content-type": "application/json", "accept": "application/json, text
            "mcp-protocol-version": "2025-06-18"}
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory):
-    with stdio_and_http(tmp_path_factory.mktemp("wire")) as (stdio, http):
-        yield stdio, http
-    assert stdio.proc.returncode == 0  # stdin closed: the stdio server ended, after every refusal above
+@pytest.fixture
+def servers(wire_servers):
+    return wire_servers  # the worker's pair (conftest), shared with test_params_wire
 
 
 def send(servers, transport: str, raw: bytes) -> tuple[int | None, object]:

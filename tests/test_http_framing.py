@@ -21,11 +21,18 @@ pytestmark = pytest.mark.slow
 PING = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
 
 
+# Every request refused here counts against its client's address (FAILED_AUTH_PER_MINUTE an address): the tests
+# share one server, each group sending from a loopback address of its own (every 127.x.y.z is loopback on Linux).
+MALFORMED_FROM, COUNTED_FROM = "127.0.0.2", "127.0.0.3"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("framing")
     key = new_key(folder / "m.db", "acme")
     s = HttpServer(folder / "m.db", logs=folder)
+    while httpx2.get(f"{s.base}/healthz", timeout=10).json()["model"] == "loading":  # its line is logged then
+        time.sleep(0.2)
     yield s, key
     s.close()
 
@@ -130,21 +137,10 @@ MALFORMED = {
 }
 
 
-@pytest.fixture(scope="module")
-def framing_server(tmp_path_factory):
-    """A server of its own: these requests count against 127.0.0.1, which the module's server shares."""
-    folder = tmp_path_factory.mktemp("malformed")
-    key = new_key(folder / "m.db", "acme")
-    s = HttpServer(folder / "m.db", logs=folder)
-    while httpx2.get(f"{s.base}/healthz", timeout=10).json()["model"] == "loading":  # its line is logged then
-        time.sleep(0.2)
-    yield s, key
-    s.close()
-
-
-def send_parts(port: int, parts: tuple) -> list[int]:
-    """``parts`` sent on one connection; the statuses of the responses read until it closes."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+def send_parts(port: int, parts: tuple, source: str = MALFORMED_FROM) -> list[int]:
+    """``parts`` sent on one connection from the loopback address ``source``; the statuses of the responses
+    read until it closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0)) as sock:
         got = b""
         for part in parts:
             if part == READ:  # the answer's head, if any comes before the rest is sent
@@ -172,8 +168,8 @@ def send_parts(port: int, parts: tuple) -> list[int]:
 
 @pytest.mark.parametrize("authenticated", [False, True], ids=["no token", "token"])
 @pytest.mark.parametrize("case", MALFORMED)
-def test_a_request_h11_cannot_read_gets_one_answer_and_at_most_one_short_log_line(framing_server, case, authenticated):
-    s, key = framing_server
+def test_a_request_h11_cannot_read_gets_one_answer_and_at_most_one_short_log_line(server, case, authenticated):
+    s, key = server
     framing, *parts = MALFORMED[case]
     head = request(s.port, key, b"", framing)
     if not authenticated:
@@ -188,9 +184,9 @@ def test_a_request_h11_cannot_read_gets_one_answer_and_at_most_one_short_log_lin
     assert statuses or CLOSE in parts
 
 
-def test_a_body_cut_short_is_not_run(framing_server):
+def test_a_body_cut_short_is_not_run(server):
     """The part of a body before the client closed, valid JSON here, is no request: nothing is stored."""
-    s, key = framing_server
+    s, key = server
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "remember", "arguments": {"content": "the deploy key rotates on Mondays"}}}).encode()
     assert send_parts(s.port, (request(s.port, key, body, f"Content-Length: {len(body) + 10}\r\n"), CLOSE)) == []
@@ -199,21 +195,18 @@ def test_a_body_cut_short_is_not_run(framing_server):
     assert "Mondays" not in json.dumps(recalled)
 
 
-def test_requests_h11_cannot_read_count_against_their_address(tmp_path):
+def test_requests_h11_cannot_read_count_against_their_address(server):
     """They count as refused requests (FAILED_AUTH_PER_MINUTE an address): while they keep its bucket
     empty, even a good request from that address gets 429, and nothing answers a closed connection."""
-    key = new_key(tmp_path / "m.db", "acme")
-    s = HttpServer(tmp_path / "m.db")
+    s, key = server
     bad = request(s.port, key, b"zz\r\n", _CHUNKED)
     # the good request asks to close: kept alive, each round waited for the server's 5 s keep-alive to end
     good = request(s.port, key, PING, f"Content-Length: {len(PING)}\r\nConnection: close\r\n")
-    try:
-        # 16 at a time, as test_team_server_security does: faster than the bucket refills, however loaded.
-        with ThreadPoolExecutor(16) as pool:
-            assert set(pool.map(lambda _: tuple(send_parts(s.port, (bad,))), range(2 * http.FAILED_AUTH_PER_MINUTE))) \
-                == {(400,)}
-            rounds = [list(pool.map(lambda sent: send_parts(s.port, (sent,)), [bad] * 24 + [good])) for _ in range(5)]
-        assert any(r[-1] == [429] for r in rounds), rounds
-        assert "Traceback" not in s.log()
-    finally:
-        s.close()
+    counted = lambda sent: send_parts(s.port, (sent,), COUNTED_FROM)  # noqa: E731
+    # 16 at a time, as test_team_server_security does: faster than the bucket refills, however loaded.
+    with ThreadPoolExecutor(16) as pool:
+        assert set(pool.map(lambda _: tuple(counted(bad)), range(2 * http.FAILED_AUTH_PER_MINUTE))) == {(400,)}
+        rounds = [list(pool.map(counted, [bad] * 24 + [good])) for _ in range(5)]
+    assert any(r[-1] == [429] for r in rounds), rounds
+    assert send_parts(s.port, (good,), "127.0.0.1") == [200]  # another address is not held
+    assert "Traceback" not in s.log()

@@ -8,15 +8,16 @@ import gzip
 import json
 import logging
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
-from httpwire import PING, refused
+from httpwire import PING, HttpServer, refused
 from test_jwks import COOLDOWN_S, MAX_AGE_S, Clock, issuer, clock, keys_of  # noqa: F401 - fixtures
-from test_oauth import KID, Issuer, _claims, _served, _token
+from test_oauth import JWKS_MAX_AGE_S, KID, Issuer, _claims, _served, _token
 
 from memvault.server.auth import JWKS_MAX_BYTES, JWKS_MAX_KEYS, JWKS_TIMEOUT_S, NESTING_MAX, IssuerUnreachable, KeyRefused, \
     KeySet
@@ -100,56 +101,77 @@ def test_a_kid_two_signing_keys_share_verifies_nothing_and_other_kids_still_do(i
     assert keys.key(KID).key_id == KID
 
 
-def test_two_keys_of_one_kid_over_http_refuse_both_tokens_in_words(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
+    """One team server (test_oauth._served, its set at most JWKS_MAX_AGE_S old) for the tests below: each
+    changes the issuer, waits the set in hand out so that its first request reads the changed one, and puts
+    the issuer back, its set read again, before it ends."""
+    with _served(tmp_path_factory.mktemp("bounds")) as served:
+        server, issuer, _, _ = served
+        # Nothing read yet, the server is ready: the first token reads the set.
+        assert httpx2.get(f"{server.base}/healthz", timeout=10).status_code == 200 and issuer.requests == 0
+        yield served
+
+
+def test_two_keys_of_one_kid_over_http_refuse_both_tokens_in_words(served) -> None:
+    server, issuer, resource, _ = served
     twin = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    with _served(tmp_path) as (server, issuer, resource, _):
-        issuer.extra = [_jwk(twin, KID)]
+    issuer.extra = [_jwk(twin, KID)]
+    try:
+        time.sleep(JWKS_MAX_AGE_S + 0.5)  # the set in hand is too old: the next request reads the twins
         for key in (issuer.key, twin):
             token = jwt.encode(_claims(resource, scope="memvault:read"), key, algorithm="RS256", headers={"kid": KID})
             assert refused(server.post(token, PING), 401, "invalid_token").startswith(
                 "the issuer publishes 2 signing keys under this token's kid")
+    finally:
         issuer.extra = []
-        time.sleep(2.5)  # the max age of the served set (test_oauth.JWKS_MAX_AGE_S)
-        assert server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING).status_code == 200
-        assert server.log().count("signing keys of the set have its kid") == 2
+    time.sleep(JWKS_MAX_AGE_S + 0.5)
+    assert server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING).status_code == 200
+    assert server.log().count("signing keys of the set have its kid") == 2
 
 
-def test_a_huge_jwks_answer_holds_no_request_past_the_documented_wait(tmp_path: Path) -> None:
-    with _served(tmp_path) as (server, issuer, resource, _):
-        issuer.body = _huge(64_000_000)
+def test_a_huge_jwks_answer_holds_no_request_past_the_documented_wait(served) -> None:
+    server, issuer, resource, _ = served
+    token = _token(issuer, _claims(resource, scope="memvault:read"))
+    issuer.body = _huge(64_000_000)
+    try:
+        time.sleep(JWKS_MAX_AGE_S + 0.5)  # the set in hand is too old: the next request waits for a reading
         began = time.monotonic()
-        response = server.post(_token(issuer, _claims(resource, scope="memvault:read")), PING)
+        response = server.post(token, PING)
         assert refused(response, 503, "temporarily_unavailable") and time.monotonic() - began < JWKS_TIMEOUT_S
         assert f"could not read the issuer's JWKS: it is over {JWKS_MAX_BYTES:,} bytes" in server.log()
+    finally:
+        issuer.body = None
+    time.sleep(JWKS_MAX_AGE_S / 2 + 0.5)  # the cooldown after a failed reading (half the max age)
+    assert server.post(token, PING).status_code == 200
 
 
-def test_healthz_is_not_ready_while_no_token_can_be_checked_and_ready_again_with_the_issuer(tmp_path: Path) -> None:
+def test_healthz_is_not_ready_while_no_token_can_be_checked_and_ready_again_with_the_issuer(served) -> None:
     """/healthz answered 200 ok while every token got 503 (the key set past its max age, unreadable). It now
     says 503, and comes back by itself once the issuer answers, whether tokens come or not."""
-    with _served(tmp_path) as (server, issuer, resource, _):
-        health = f"{server.base}/healthz"
-        assert httpx2.get(health, timeout=10).status_code == 200  # nothing read yet: the first token reads it
-        token = _token(issuer, _claims(resource, scope="memvault:read"))
-        assert server.post(token, PING).status_code == 200
-        issuer.down = True
-        issuer.gate.clear()
-        time.sleep(2.5)  # past the max age (2 s)
+    server, issuer, resource, _ = served
+    health = f"{server.base}/healthz"
+    token = _token(issuer, _claims(resource, scope="memvault:read"))
+    assert server.post(token, PING).status_code == 200 and httpx2.get(health, timeout=10).status_code == 200
+    issuer.down = True
+    issuer.gate.clear()
+    try:
+        time.sleep(JWKS_MAX_AGE_S + 0.5)  # past the max age
         assert refused(server.post(token, PING), 503, "temporarily_unavailable")
         answer = httpx2.get(health, timeout=10)
         assert answer.status_code == 503 and answer.json() == {
             "status": "error", "database": "ready", "model": answer.json()["model"],
             "reason": "issuer keys unreadable"}
+    finally:
         issuer.down = False
         issuer.gate.set()
-        deadline = time.monotonic() + 20
-        while (answer := httpx2.get(health, timeout=10)).status_code != 200 and time.monotonic() < deadline:
-            time.sleep(0.3)
-        assert answer.json()["status"] == "ok" and server.post(token, PING).status_code == 200
+    deadline = time.monotonic() + 20
+    while (answer := httpx2.get(health, timeout=10)).status_code != 200 and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert answer.json()["status"] == "ok" and server.post(token, PING).status_code == 200
 
 
 def test_an_api_key_server_never_reports_the_issuer(tmp_path: Path) -> None:
-    from httpwire import HttpServer
-
     server = HttpServer(tmp_path / "m.db")
     try:
         assert httpx2.get(f"{server.base}/healthz", timeout=10).json()["status"] == "ok"

@@ -9,7 +9,6 @@ import json
 
 import httpx2
 import pytest
-from httpwire import stdio_and_http
 
 from memvault.server.params import takes
 
@@ -19,10 +18,9 @@ TRANSPORTS = ["stdio", "http"]
 TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789AB"  # a GitHub token's shape, nobody's
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory):
-    with stdio_and_http(tmp_path_factory.mktemp("params")) as both:
-        yield both
+@pytest.fixture
+def servers(wire_servers):
+    return wire_servers  # the worker's pair (conftest), shared with test_edges25_wire
 
 
 def send(servers, transport: str, method: str, params: object = None) -> dict:

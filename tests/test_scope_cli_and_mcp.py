@@ -6,6 +6,7 @@ with a filter, ``list``) against its MCP twin over stdio, on one store."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,14 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.fixture(scope="module")
+def server(stored: Path) -> Iterator[StdioServer]:
+    """One server on the store for the typed-scope reads: each names its scope, none writes."""
+    served = StdioServer(stored)
+    yield served
+    served.close()
+
+
 def cli_ids(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[list[str], list[str]]:
     capsys.readouterr()
     assert cli.main([*argv, "--json"]) == 0
@@ -55,15 +64,11 @@ def mcp_ids(server: StdioServer, arguments: dict[str, object]) -> tuple[list[str
 
 @pytest.mark.usefixtures("one_model")
 @pytest.mark.parametrize("scope", ["personal", "global", "default", "work", "nowhere"])
-def test_a_typed_scope_reads_as_the_tools_scope(stored, capsys, scope):
-    server = StdioServer(stored)
-    try:
-        for argv, arguments in READS:
-            typed = cli_ids(capsys, [*argv, "--db", str(stored), "--scope", scope])
-            assert typed == mcp_ids(server, {**arguments, "scope": scope}), argv
-            assert typed[1] == [scope]
-    finally:
-        server.close()
+def test_a_typed_scope_reads_as_the_tools_scope(stored, server, capsys, scope):
+    for argv, arguments in READS:
+        typed = cli_ids(capsys, [*argv, "--db", str(stored), "--scope", scope])
+        assert typed == mcp_ids(server, {**arguments, "scope": scope}), argv
+        assert typed[1] == [scope]
 
 
 @pytest.mark.usefixtures("one_model")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 
 import pytest
 from conftest import SERVE, names_field, server_env
@@ -20,17 +19,18 @@ def stdio(db, errlog, **env: str) -> Client:
     return Client(stdio_client(params, errlog=errlog))
 
 
-def cli(db, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memvault.server", *args], env=server_env(db), capture_output=True, text=True,
-        timeout=120, check=True,
-    )
+def cli(cli_here, db, *args: str) -> subprocess.CompletedProcess[str]:
+    """``memvault ARGS`` on ``db``, run in this process (the server under test is the other process)."""
+    done = cli_here(list(args), server_env(db))
+    assert done.returncode == 0, done.stderr
+    return done
 
 
 @pytest.mark.contract
 @pytest.mark.asyncio
-async def test_memory_survives_a_restart_into_another_process(db, tmp_path):
-    stored = json.loads(cli(db, "remember", "The on-call rota changes every Monday", "--tag", "ops", "--json").stdout)
+async def test_memory_survives_a_restart_into_another_process(db, tmp_path, cli_here):
+    stored = json.loads(cli(cli_here, db, "remember", "The on-call rota changes every Monday", "--tag", "ops",
+                            "--json").stdout)
     assert stored["created"] is True
     with open(tmp_path / "server.log", "w") as log:
         async with stdio(db, log) as c:
@@ -81,7 +81,7 @@ async def test_every_tool_and_resource_works_over_stdio_and_bad_input_is_survive
 
 @pytest.mark.contract
 @pytest.mark.asyncio
-async def test_model_that_cannot_load_degrades_visibly(db, tmp_path):
+async def test_model_that_cannot_load_degrades_visibly(db, tmp_path, cli_here):
     empty_model_dir = tmp_path / "no-model"
     empty_model_dir.mkdir()
     # Files onnxruntime cannot load (a folder without them is refused at start: test_edges25_settings.py).
@@ -94,9 +94,9 @@ async def test_model_that_cannot_load_degrades_visibly(db, tmp_path):
             r = await c.call_tool("recall", {"query": "nightly backups"})
             assert r.structured_content["memories"][0]["content"] == "Nightly backups run at 02:00 UTC"
             assert "keyword" in r.structured_content["degraded"]
-    done = cli(db, "reindex", "--json")
+    done = cli(cli_here, db, "reindex", "--json")
     assert json.loads(done.stdout)["reindexed"] == 1
-    assert json.loads(cli(db, "stats", "--json").stdout)["vectors_pending"] == 0
+    assert json.loads(cli(cli_here, db, "stats", "--json").stdout)["vectors_pending"] == 0
 
 
 def test_stdout_carries_only_json_rpc(db_path):

@@ -38,20 +38,19 @@ LISTINGS = [{"kinds": ["fact"], "limit": 3}, {"kinds": ["preference", "decision"
 RESOURCES = ["memory://boot", "memory://boot?task=fix%20the%20deploy", "memory://sessions"]
 
 
-def fill(db) -> list[str]:
-    """The memories above (one confirmed run of the procedure, one fact superseded), written over stdio;
-    their ids. The server is closed before anything is read: its queued background work is done."""
-    server = StdioServer(db, **ENV)
-    try:
+async def fill(db) -> list[str]:
+    """The memories above (one confirmed run of the procedure, one fact superseded), written through the SDK's
+    in-memory client (what crosses stdio here is the reads'); their ids. The server is closed before anything
+    is read: its queued background work is done."""
+    async with Client(build_server(Config(db=db, tenant="t", scope="proj", boot_tokens=800))) as client:
         ids = []
         for n, (kind, content) in enumerate(STORED + FACTS):
-            result = server.call_tool("remember", {"content": content, "kind": kind, "tags": ["ops"] if n % 3 else [],
-                                                   "observed_at": f"2026-0{1 + n % 9}-1{n % 10}T09:00:00Z"})
-            ids.append(result["structuredContent"]["id"])
-        server.call_tool("confirm", {"id": ids[3], "outcome": "success"})
-        server.call_tool("supersede", {"id": ids[-1], "content": "Service reports listens on port 8015"})
-    finally:
-        server.close()
+            result = await client.call_tool("remember", {
+                "content": content, "kind": kind, "tags": ["ops"] if n % 3 else [],
+                "observed_at": f"2026-0{1 + n % 9}-1{n % 10}T09:00:00Z"})
+            ids.append(result.structured_content["id"])
+        await client.call_tool("confirm", {"id": ids[3], "outcome": "success"})
+        await client.call_tool("supersede", {"id": ids[-1], "content": "Service reports listens on port 8015"})
     return ids
 
 
@@ -78,7 +77,7 @@ async def in_memory(db, requests: list[tuple[str, dict]]) -> list[dict]:
 
 @pytest.mark.asyncio
 async def test_results_over_stdio_equal_the_tools_own_for_recalls_listings_and_reads(db_path):
-    requests = calls(fill(db_path))
+    requests = calls(await fill(db_path))
     server = StdioServer(db_path, **ENV)
     try:
         wired = []

@@ -4,15 +4,11 @@ caller used (an API key, or an OAuth token without the write scope)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import uuid
 
 import pytest
-from conftest import server_env
 from fakes import Clock, FakeEmbedder
-from httpwire import HttpServer, free_port, refused
+from httpwire import HttpServer, free_port, new_key, refused
 
 from memvault.server import cli
 from memvault.storage.errors import Conflict
@@ -95,9 +91,7 @@ def test_a_read_only_refusal_names_the_credential_that_was_used(tmp_path):
                        resource, "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port)
     keyed = HttpServer(tmp_path / "keys.db")
     try:
-        key = json.loads(subprocess.run(
-            [sys.executable, "-m", "memvault.server", "keys", "create", "--tenant", "t", "--read-only", "--json"],
-            env=server_env(tmp_path / "keys.db"), capture_output=True, text=True, check=True).stdout)["key"]
+        key = new_key(tmp_path / "keys.db", "t", read_only=True)
         token = _token(issuer, _claims(resource, org="ro", scope="memvault:read"))
 
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
