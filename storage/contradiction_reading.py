@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 from .contradiction_ending import (_LIGHT, _ending, _lower_name, _name_slot, bounded, infinitive_ended,
@@ -50,12 +51,21 @@ PASSIVE_OWNING = frozenset("owned managed led maintained headed chaired overseen
 _ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
 _NO_SLOT = frozenset("under over above below within through till around across along among between behind beyond"
                      " near".split())  # content words (not in ``STOP``) naming no value's slot (``_read``)
-# Verbs that add rather than replace: one speaks French and German, meets Bob and Carol. A name in a
-# clause holding one is no value in a single-valued slot. Forms as written ("reviews", "plays" are nouns
-# too; "called" renames: "The service is called Helix").
-ADDING = frozenset("""speak speaks spoke know knows knew visited met meet meets emailed messaged pinged phoned
-texted thanked reviewed like likes liked love loves loved enjoy enjoys enjoyed learned learns studied played
-watched mentioned helped contacted invited interviewed hired trained mentored saw sees joined""".split())
+# Verbs whose object is one of many: one speaks French and German, meets Bob and Carol, likes tea and biscuits. What
+# a clause holding one says is no value in a single-valued slot (``_Read.adding``), in English, German, French
+# and Spanish (and Portuguese's "gosta"), "gern" ("Anna trinkt gern Tee") too. Forms as written, but nouns ("reviews",
+# "plays" read as verbs only where no subject stands; "called" renames: "The service is called Helix"). "prefers" is
+# no such verb: a preference names one of alternatives ("Ana prefiere el té" / "... las galletas" is a change).
+ADDING = frozenset("""speak speaks spoke know knows knew visited visits met meet meets emailed messaged pinged
+phoned texted thanked reviewed like likes liked love loves loved adores enjoy enjoys enjoyed learned learns
+studied plays played watches watched reads eats collects mentioned helped contacted
+invited interviewed hired trained mentored saw sees joined
+mag mögen liebt lieben spielt spielen spricht sprechen kennt kennen liest lesen isst essen besucht besuchen gern gerne
+aime aiment adore adorent joue jouent parle parlent connaît connaissent lisent mange mangent visite visitent
+gusta gustan encanta encantan ama aman juega juegan habla hablan conoce conocen lee leen comen visita visitan
+disfruta disfrutan gosta gostam""".split())
+_READING = frozenset("reads liest lisent lee leen".split())  # of ``ADDING``: one source each, after ``_SOURCE``
+_SOURCE = frozenset("from von aus desde".split())
 Owned = tuple[tuple[frozenset[str], frozenset[str], bool], ...]  # of each clause naming owners (``_Read.owned``)
 
 
@@ -85,7 +95,7 @@ class _Read:
     # Of each clause naming owners (``_Token.subject``): (the owners' names, the keys of what they hold,
     # whether it is a plain present statement: ``PAST_OWNING``, ``HEDGES``).
     owned: Owned = ()
-    adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING`` or "also", "too"
+    adding: frozenset[str] = frozenset()  # content of a clause with a verb of ``ADDING`` or "also", "too", but those
     contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
     denials: tuple[tuple[str, str], ...] = ()  # of ``negated``: (key, as written: "rather than spaces")
     targets: frozenset[str] = frozenset()  # values a change goes to: "moved CI from Jenkins to GitHub Actions"
@@ -297,9 +307,13 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged, rejected | paused)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
+    # a source read from is one: "The worker reads jobs from Redis" / "... from RabbitMQ" (not "Nina reads novels")
+    at_clause = list(accumulate((ends for _, ends, _ in marks), initial=0))
+    sourced = {at_clause[i] for i, word in enumerate(lowered) if word in _SOURCE and any(
+        lowered[j] in _READING and at_clause[j] == at_clause[i] for j in range(i))}
     adding_clauses = {t.clause for t in sequence if t.kind == "word" and (  # "also", or a verb (not "the review")
-        t.shown in ADDITION_WORDS or t.shown in ADDING and not (t.subject or t.determined))}
-    adding = {t.key for t in sequence if t.clause in adding_clauses and t.kind != "word"}
+        t.shown in ADDITION_WORDS or t.shown in ADDING and not (t.subject or t.determined or t.clause in sourced))}
+    adding = {t.key for t in sequence if t.clause in adding_clauses and t.shown not in ADDING | ADDITION_WORDS}
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
                  frozenset(adding), frozenset(contrasted), tuple(denials),
