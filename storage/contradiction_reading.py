@@ -16,9 +16,9 @@ from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lowe
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
                                   GERMAN_ARTICLES, GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO,
-                                  NEGATIONS, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP,
-                                  TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
-                                  holding, region_us, stem)
+                                  NEGATIONS, ONWARD, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT,
+                                  STOP, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks,
+                                  Slots, holding, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -28,7 +28,9 @@ CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("th
                   ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"), ("went", "from"),
                   ("goes", "from"), ("pushed", "back"), ("pushed", "out"), ("brought", "forward"),
                   ("pulled", "forward"), ("moved", "up"), ("took", "charge"), ("takes", "charge"),
-                  ("hizo", "cargo"), ("hace", "cargo"), ("pris", "en", "charge"))  # "se hizo cargo": took charge
+                  ("hizo", "cargo"), ("hace", "cargo"), ("pris", "en", "charge"),  # "se hizo cargo": took charge
+                  ("passé", "de"), ("passée", "de"), ("passés", "de"), ("passées", "de"), ("pasamos", "de"),
+                  ("pasaron", "de"), ("pasó", "de"))  # "Nous sommes passés de Jenkins à GitHub Actions"
 # Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "We handed
 # the role from Jonas to Priya", "Ana started eating fish again"): a particle within ``_PARTICLE_GAP`` words after
 # the verb, in one short statement (``brief``; a chat turn's "started ... again" tells a story:
@@ -400,8 +402,9 @@ def _runs(slots: Slots, marks: Marks) -> tuple[tuple[str, ...], ...]:
 
 
 def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: Marks) -> frozenset[str]:
-    """The values right after a word of ``_TO``, or of ``TOWARD`` but ``_WHENCE`` after a verb of ``MOVING_TO`` or a
-    change verb ("renewed until 2028", "changée à 2 Go") or before one ("auf 4:00 geändert"), determiners aside, in a
+    """The values right after a word of ``_TO``, or of ``ONWARD`` after a verb of ``MOVING_TO`` or a change verb
+    ("renewed until 2028", "changée à 2 Go"), after values after a word of ``_FROM`` ("von München nach Berlin", "de
+    Jenkins a GitHub Actions") or before a change verb ("auf 4:00 geändert"), determiners aside, in a
     text holding change words: where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub
     Actions"), or, with none there and a change verb in the text, one content word ending its clause or before a stop
     word, by its stem ("afternoon" of "We moved the standup to the afternoon")."""
@@ -413,12 +416,15 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
             while j >= 0 and slots[j][0] != "word":
                 found.add(slots[j][1])
                 j -= 1
-        if word not in TOWARD and word not in _TO:
+        if word not in ONWARD and word not in _TO:
             continue
         start, j = _values_after(slots, lowered, i)
+        k = i  # the values right before it, after a word of ``_FROM``: "de Jenkins à GitHub Actions"
+        while k and slots[k - 1][0] != "word":
+            k -= 1
         # "renewed until 2028", or the verb said last: "auf 4:00 geändert"
-        toward = word in TOWARD and word not in _WHENCE and (i and lowered[i - 1] in MOVING_TO | CHANGE_VERBS
-                                                             or start < j < len(slots) and lowered[j] in CHANGE_VERBS)
+        toward = word in ONWARD and (i and lowered[i - 1] in MOVING_TO | CHANGE_VERBS or 0 < k < i
+                                      and lowered[k - 1] in _FROM or start < j < len(slots) and lowered[j] in CHANGE_VERBS)
         if not toward and (word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor")):
             continue
         found.update(slots[k][1] for k in range(start, j))
@@ -440,8 +446,7 @@ def _values_after(slots: Slots, lowered: list[str], i: int) -> tuple[int, int]:
     return start, j
 
 
-_FROM = frozenset({"from", "off"})  # before what a change leaves: "migrated the repo off GitHub"
-_WHENCE = frozenset("from by von de par por".split())  # words of ``TOWARD`` before whence or by how much
+_FROM = frozenset({"from", "off", "von", "de", "desde"})  # before what a change leaves: "migrated the repo off GitHub"
 
 
 def _left(slots: Slots, lowered: list[str]) -> frozenset[str]:
@@ -487,7 +492,8 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
     lowered = [text for _, text, _ in slots]
     for i, (kind, text, _) in enumerate(slots):
         if pronoun is None:
-            pronoun = text in PRONOUNS
+            # Spanish says "we" in its verb: "Usamos Jenkins", "Migramos la CI" lead with their subject unsaid
+            pronoun = text in PRONOUNS or kind == "word" and len(text) > 5 and text.endswith(("amos", "emos", "imos"))
         following = slots[i + 1][1] if i + 1 < len(slots) else ""
         held_at = holding(lowered, i) if owning is None and verb is None and clause else i  # "is responsible for"
         # whose the owner is leads them: "Nils' colleague Anna owns the API gateway"
