@@ -17,8 +17,8 @@ from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lowe
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
                                   GERMAN_ARTICLES, GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO,
                                   NEGATIONS, ONWARD, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT,
-                                  STOP, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks,
-                                  Slots, holding, region_us, stem)
+                                  STOP, TAKING, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO,
+                                  Marks, Slots, holding, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -423,8 +423,10 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
         while k and slots[k - 1][0] != "word":
             k -= 1
         # "renewed until 2028", or the verb said last: "auf 4:00 geändert"
-        toward = word in ONWARD and (i and lowered[i - 1] in MOVING_TO | CHANGE_VERBS or 0 < k < i
-                                      and lowered[k - 1] in _FROM or start < j < len(slots) and lowered[j] in CHANGE_VERBS)
+        # (not Spanish's "a" of a person replaced: "Bob sustituyó a Alice")
+        toward = word in ONWARD and (i and lowered[i - 1] in (MOVING_TO | CHANGE_VERBS) - REPLACING
+                                     or 0 < k < i and lowered[k - 1] in _FROM
+                                     or start < j < len(slots) and lowered[j] in CHANGE_VERBS)
         if not toward and (word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor")):
             continue
         found.update(slots[k][1] for k in range(start, j))
@@ -474,6 +476,15 @@ def _dated(slots: Slots, at: int) -> bool:
     return slots[at - 1][1] == "since" or [t for _, t, _ in slots[max(0, at - 2):at]] == ["as", "of"]
 
 
+def _taken_from(slots: Slots, at: int) -> bool:
+    """Whether slot ``at`` is a name after "from" ("von", "de"), a name after it too: whom something was taken
+    from, no part of what is held ("Bob took over payments from Alice", "das Marketing von Frau Müller")."""
+    k = at
+    while k and slots[k - 1][0] == "name":
+        k -= 1
+    return slots[at][0] == "name" and k > 0 and slots[k - 1][1] in ("from", "von", "de")
+
+
 def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set[int], hedged: set[int],
               rejected: set[int]) -> tuple[tuple[_Token, ...], frozenset[int], Owned]:
     """The content words and values of a text in order (but the words of change phrases at
@@ -503,7 +514,7 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
                 # "runs" owns too after a name read on other evidence ("CircleCI runs our CI"), but is none of
                 # its own ("Pool A runs 4 replicas": no name verb)
                 (text in OWNING or text in ("runs", "is", "was")) and following in DETERMINERS
-                or (text in ("took", "taken", "takes") and following == "over") or held_at > i) \
+                or (text in ("took", "taken", "takes") and following == "over") or text in TAKING or held_at > i) \
                 and all(slots[at][0] == "name" and not marks[at][0] or slots[at][1] in _BEFORE_VERB
                         for at in clause[lead:]):
             owning = max(i, held_at - 1)
@@ -523,7 +534,9 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
         if marks[i][1] or i == len(slots) - 1:
             for n, at in enumerate(clause):
                 if owning is not None:
-                    before = at > owning  # what the names hold stands where the subject does
+                    # what the names hold stands where the subject does; not whom they took it from ("Bob took over
+                    # payments from Alice", "... von Frau Müller übernommen")
+                    before = at > owning and not _taken_from(slots, at)
                 else:
                     # "Support for APAC"; a name labelling the first word before the clause's verb: "Team Alpha
                     # deploys", "L'équipe Alpha déploie" (not the object of "Use Vite, not webpack")
@@ -539,7 +552,8 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
                 if owning is not None:
                     owners = {t.key for t, at in zip(mine, clause)
                               if at < owning and t.kind == "name" and not marks[at][0]}
-                    held = {t.key for t, at in zip(mine, clause) if at > owning and not _dated(slots, at)}
+                    held = {t.key for t, at in zip(mine, clause)
+                            if at > owning and not (_dated(slots, at) or _taken_from(slots, at))}
                     past = slots[owning][1] in PAST_OWNING
                 else:
                     owners = {t.key for t, at in zip(mine, clause) if at > passive and t.kind == "name"}

@@ -93,17 +93,21 @@ MOVES = {
 MOVING, _MOVING_TO, GIVING, HANDING, ROLES, TOWARD, BEING = (
     frozenset(w for moves in MOVES.values() for w in moves[at].split()) for at in range(len(Moves._fields)))
 # Words of ``TOWARD`` before where a change goes, not whence or by how much ("from", "by", "von", "de", "par", "por").
-ONWARD = TOWARD - frozenset("from by von de par por".split()) | {"nach"}  # before where a change goes: "an", "à", "a", "nach"
+ONWARD = TOWARD - frozenset("from by von de par por".split()) | {"nach"}  # "an", "à", "a", "nach"
 MOVING_TO = _MOVING_TO | GIVING | HANDING
 # Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
 # Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them), in
 # English, German, French and Spanish ("Nous avons remplacé Jenkins par GitHub Actions").
 REPLACING = frozenset("""replaced swapped ersetzt remplacé remplacée remplacés sustituido sustituida sustituyó
 sustituimos reemplazado reemplazada reemplazó reemplazamos""".split())
+# German, French and Spanish verbs of taking a role over, read as "took over" is ("Bob übernahm das Payments-Team von
+# Anna", "Bob a repris l'équipe d'Alice", "Bob asumió la dirección"; German's perfect is a phrase of ``HOLDING``).
+TAKING = frozenset("übernahm übernimmt übernommen repris reprend asumió asume".split())
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
                           "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned",
-                          "jetzt", "désormais", "maintenant", "ahora"}) | ARROWS | MOVING | REPLACING  # "now": de, fr, es
+                          "jetzt", "désormais", "maintenant", "ahora"})  # "now" in de, fr, es
+CHANGE_WORDS |= ARROWS | MOVING | REPLACING | TAKING
 # "X instead of Y", "X rather than Y" deny Y as "X, not Y" does ("We use pnpm instead of npm" agrees
 # with "we use pnpm, never npm").
 _CONTRASTS = {"instead": "of", "rather": "than"}
@@ -151,9 +155,9 @@ NOT_NAMES = STOP | DETERMINERS | PRONOUNS | CLAUSE_WORDS | NEGATIONS | frozenset
 OWNING = frozenset("""owns owned leads manages managed heads chairs maintains oversees supervises
 coordinates""".split())
 # Verbs of state or ownership after which a capitalised word opening a sentence is a name ("Alice owns").
-NAME_VERBS = OWNING | REPLACING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
+NAME_VERBS = OWNING | REPLACING | TAKING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
 # Words between a name and its verb: "Bob now owns", "Alice also leads" (not "replaced": "Jenkins replaced X").
-_BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currently"}
+_BEFORE_VERB = (CHANGE_WORDS - REPLACING - TAKING) | ADDITION_WORDS | {"still", "currently"}
 # Per language, what the holder of a thing is said to do, be or have become, read as a verb of ``OWNING`` is (words of
 # ``_BEFORE_VERB`` may follow its first word: ``holding``): "Nils is now responsible for the API gateway", "Nils est
 # désormais responsable de la passerelle API", "Nils se hizo cargo del API gateway", "Priya leitet jetzt das
@@ -162,7 +166,7 @@ _BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currentl
 HOLDING = {
     "en": ("is responsible for", "are responsible for", "is in charge of", "took charge of", "takes charge of"),
     "de": ("ist verantwortlich für", "ist zuständig für", "ist für … verantwortlich", "ist für … zuständig", "leitet",
-           "verantwortet", "betreut", "verwaltet", "besitzt"),
+           "verantwortet", "betreut", "verwaltet", "besitzt", "hat … übernommen"),
     "fr": ("est responsable de", "est responsable du", "est responsable des", "a pris en charge", "dirige", "gère",
            "pilote", "supervise"),
     "es": ("es responsable de", "es responsable del", "está a cargo de", "está a cargo del", "se hizo cargo de",
