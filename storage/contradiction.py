@@ -162,7 +162,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
             and not (_swapped(swaps[0][0], keys_new, True) or _swapped(swaps[0][1], keys_old, True)):
         was, now = swaps[0][0][0], swaps[0][1][0]
         if all(t.kind == "word" or t.shown in LOWER_NAMES for t in (was, now)) \
-                and not (was.determined or now.determined) \
+                and not (was.determined or now.determined) and not (was.key in old.adding and now.key in new.adding) \
                 and _SAME_STATE.get(was.shown, was.shown) != _SAME_STATE.get(now.shown, now.shown):  # "off", "disabled"
             return f"different word: {was.shown} → {now.shown}", 1
     if changed and not placed:

@@ -12,9 +12,10 @@ from functools import lru_cache
 from .contradiction_ending import ENDS, STOPPING
 from .contradiction_reading import _Read, _Token, _read, values_of
 from .contradiction_tokens import _words, brief
-from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, INTERJECTIONS,
-                                  MEASURES, NUMBER_WORDS, PERIOD_WORDS, PRONOUNS, REPLACING, ROLES, SHORT, STOP, VERBS,
-                                  _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN, _WHEN_KINDS, stem)
+from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, HEADS,
+                                  INTERJECTIONS, MEASURES, NUMBER_WORDS, PERIOD_WORDS, PRONOUNS, REPLACING, ROLES,
+                                  SHORT, STOP, VERBS, _POINT_VALUES, _RELATIVE, _SAME_STATE, _STATE_GROUP, _WHEN,
+                                  _WHEN_KINDS, stem)
 from .query import LABEL
 from .timefmt import YEAR
 
@@ -347,11 +348,23 @@ def _shares_subject(old: _Read, new: _Read, attribute: bool, head: bool = False)
     if not told or not was:
         return True
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
-    return any(2 * len(subject & had) > len(subject) for subject in told.values()) or \
-        any(_in_order(subject, new.sequence, head) for subject in was.values()) or _replaces(old, new) \
+    keys = {t.key for t in new.sequence}
+    return any(2 * len(subject & had) > len(_headless(subject, had)) for subject in told.values()) or \
+        any(_in_order(_headless(subject, keys), new.sequence, head) for subject in was.values()) \
+        or _replaces(old, new) \
         or versioned(old, new) or _hands_over(old, new, had, was.values()) or attribute
 
 
+def _headless(subject: set[str] | frozenset[str], other: set[str] | frozenset[str]) -> set[str] | frozenset[str]:
+    """``subject`` (keys) without the head nouns (``HEADS``: "team", "service" ...) that ``other`` (keys) lacks, when a
+    word remains and ``other`` names no other head: one thing named with or without its head ("the payments team" /
+    "payments"; not "the billing team" / "the billing service")."""
+    rest = {key for key in subject if key not in _HEADS or key in other}
+    return rest if rest and _HEADS.isdisjoint(other - subject) else subject
+
+
+_HEADS = frozenset(stem(word) for word in HEADS)
+_ROLES = frozenset(stem(word) for word in ROLES)
 # by stem, as ``_Read.values`` has words
 _ATTRIBUTES = {stem(word): kinds for word, kinds in (ASKED_KINDS | ATTRIBUTES).items()}
 
@@ -427,7 +440,11 @@ def holds_another(old: _Read, new: _Read) -> bool:
     not "Data platform is now led by Karim" / "Rosa leads the data platform team", "CTO from Ana" / "the CTO"."""
     named = values_of(old) | values_of(new)
     mine, theirs = ({held - named for owners, held, plain in read.owned if owners and plain} for read in (old, new))
-    return bool(mine) and bool(theirs) and not any(held <= had for held in theirs for had in mine)
+    # a role's noun, or its word the older says too ("took over as lead of the payments team", "asumió la dirección
+    # del equipo" / "Alice leads the payments team"), and a head noun one of them drops (``_headless``: "payments" /
+    # "the payments team"), name no other thing
+    return bool(mine) and bool(theirs) and not any(
+        _headless(held, had) - _ROLES <= had | old.words for held in theirs for had in mine)
 
 
 def _replaces(old: _Read, new: _Read) -> bool:

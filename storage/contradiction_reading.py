@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 from .contradiction_ending import (_LIGHT, _ending, _lower_name, _name_slot, bounded, infinitive_ended,
@@ -15,9 +16,9 @@ from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lowe
                                    _tokens, _value)
 from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
                                   GERMAN_ARTICLES, GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO,
-                                  NEGATIONS, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT, STOP,
-                                  TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO, Marks, Slots,
-                                  holding, region_us, stem)
+                                  NEGATIONS, ONWARD, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT,
+                                  STOP, TAKING, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO,
+                                  Marks, Slots, holding, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -27,7 +28,9 @@ CHANGE_PHRASES = (("no", "longer"), ("from", "now", "on"), ("any", "more"), ("th
                   ("in", "favor", "of"), ("is", "back", "from"), ("are", "back", "from"), ("went", "from"),
                   ("goes", "from"), ("pushed", "back"), ("pushed", "out"), ("brought", "forward"),
                   ("pulled", "forward"), ("moved", "up"), ("took", "charge"), ("takes", "charge"),
-                  ("hizo", "cargo"), ("hace", "cargo"), ("pris", "en", "charge"))  # "se hizo cargo": took charge
+                  ("hizo", "cargo"), ("hace", "cargo"), ("pris", "en", "charge"),  # "se hizo cargo": took charge
+                  ("passé", "de"), ("passée", "de"), ("passés", "de"), ("passées", "de"), ("pasamos", "de"),
+                  ("pasaron", "de"), ("pasó", "de"))  # "Nous sommes passés de Jenkins à GitHub Actions"
 # Change verbs whose particle may follow their object ("Priya handed the platform team over to Jonas", "We handed
 # the role from Jonas to Priya", "Ana started eating fish again"): a particle within ``_PARTICLE_GAP`` words after
 # the verb, in one short statement (``brief``; a chat turn's "started ... again" tells a story:
@@ -50,12 +53,21 @@ PASSIVE_OWNING = frozenset("owned managed led maintained headed chaired overseen
 _ANCHORING = frozenset({"name", "day", "month"})  # values that also name a slot for their neighbours
 _NO_SLOT = frozenset("under over above below within through till around across along among between behind beyond"
                      " near".split())  # content words (not in ``STOP``) naming no value's slot (``_read``)
-# Verbs that add rather than replace: one speaks French and German, meets Bob and Carol. A name in a
-# clause holding one is no value in a single-valued slot. Forms as written ("reviews", "plays" are nouns
-# too; "called" renames: "The service is called Helix").
-ADDING = frozenset("""speak speaks spoke know knows knew visited met meet meets emailed messaged pinged phoned
-texted thanked reviewed like likes liked love loves loved enjoy enjoys enjoyed learned learns studied played
-watched mentioned helped contacted invited interviewed hired trained mentored saw sees joined""".split())
+# Verbs whose object is one of many: one speaks French and German, meets Bob and Carol, likes tea and biscuits. What
+# a clause holding one says is no value in a single-valued slot (``_Read.adding``), in English, German, French
+# and Spanish (and Portuguese's "gosta"), "gern" ("Anna trinkt gern Tee") too. Forms as written, but nouns ("reviews",
+# "plays" read as verbs only where no subject stands; "called" renames: "The service is called Helix"). "prefers" is
+# no such verb: a preference names one of alternatives ("Ana prefiere el té" / "... las galletas" is a change).
+ADDING = frozenset("""speak speaks spoke know knows knew visited visits met meet meets emailed messaged pinged
+phoned texted thanked reviewed like likes liked love loves loved adores enjoy enjoys enjoyed learned learns
+studied plays played watches watched reads eats collects mentioned helped contacted
+invited interviewed hired trained mentored saw sees joined
+mag mögen liebt lieben spielt spielen spricht sprechen kennt kennen liest lesen isst essen besucht besuchen gern gerne
+aime aiment adore adorent joue jouent parle parlent connaît connaissent lisent mange mangent visite visitent
+gusta gustan encanta encantan ama aman juega juegan habla hablan conoce conocen lee leen comen visita visitan
+disfruta disfrutan gosta gostam""".split())
+_READING = frozenset("reads liest lisent lee leen".split())  # of ``ADDING``: one source each, after ``_SOURCE``
+_SOURCE = frozenset("from von aus desde".split())
 Owned = tuple[tuple[frozenset[str], frozenset[str], bool], ...]  # of each clause naming owners (``_Read.owned``)
 
 
@@ -85,7 +97,7 @@ class _Read:
     # Of each clause naming owners (``_Token.subject``): (the owners' names, the keys of what they hold,
     # whether it is a plain present statement: ``PAST_OWNING``, ``HEDGES``).
     owned: Owned = ()
-    adding: frozenset[str] = frozenset()  # values in a clause with a verb of ``ADDING`` or "also", "too"
+    adding: frozenset[str] = frozenset()  # content of a clause with a verb of ``ADDING`` or "also", "too", but those
     contrasted: frozenset[str] = frozenset()  # of ``negated``, those after "instead of", "rather than"
     denials: tuple[tuple[str, str], ...] = ()  # of ``negated``: (key, as written: "rather than spaces")
     targets: frozenset[str] = frozenset()  # values a change goes to: "moved CI from Jenkins to GitHub Actions"
@@ -297,9 +309,13 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     sequence, changed, owned = _sequence(slots, anchor, marks, phrases, hedged, rejected | paused)
     subjects = {t.key for t in sequence if t.kind == "name" and t.subject}
     subjects -= {t.key for t in sequence if t.kind == "name" and not t.subject}
+    # a source read from is one: "The worker reads jobs from Redis" / "... from RabbitMQ" (not "Nina reads novels")
+    at_clause = list(accumulate((ends for _, ends, _ in marks), initial=0))
+    sourced = {at_clause[i] for i, word in enumerate(lowered) if word in _SOURCE and any(
+        lowered[j] in _READING and at_clause[j] == at_clause[i] for j in range(i))}
     adding_clauses = {t.clause for t in sequence if t.kind == "word" and (  # "also", or a verb (not "the review")
-        t.shown in ADDITION_WORDS or t.shown in ADDING and not (t.subject or t.determined))}
-    adding = {t.key for t in sequence if t.clause in adding_clauses and t.kind != "word"}
+        t.shown in ADDITION_WORDS or t.shown in ADDING and not (t.subject or t.determined or t.clause in sourced))}
+    adding = {t.key for t in sequence if t.clause in adding_clauses and t.shown not in ADDING | ADDITION_WORDS}
     return _Read(values, words, frozenset(negated), states, tuple(changes),
                  any(t in ADDITION_WORDS for t in lowered), sequence, changed, frozenset(subjects), owned,
                  frozenset(adding), frozenset(contrasted), tuple(denials),
@@ -386,8 +402,9 @@ def _runs(slots: Slots, marks: Marks) -> tuple[tuple[str, ...], ...]:
 
 
 def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: Marks) -> frozenset[str]:
-    """The values right after a word of ``_TO``, or of ``TOWARD`` but ``_WHENCE`` after a verb of ``MOVING_TO`` or a
-    change verb ("renewed until 2028", "changée à 2 Go") or before one ("auf 4:00 geändert"), determiners aside, in a
+    """The values right after a word of ``_TO``, or of ``ONWARD`` after a verb of ``MOVING_TO`` or a change verb
+    ("renewed until 2028", "changée à 2 Go"), after values after a word of ``_FROM`` ("von München nach Berlin", "de
+    Jenkins a GitHub Actions") or before a change verb ("auf 4:00 geändert"), determiners aside, in a
     text holding change words: where the change goes ("github", "actions" of "We moved CI from Jenkins to GitHub
     Actions"), or, with none there and a change verb in the text, one content word ending its clause or before a stop
     word, by its stem ("afternoon" of "We moved the standup to the afternoon")."""
@@ -399,12 +416,17 @@ def _targets(slots: Slots, lowered: list[str], anchor: list[str | None], marks: 
             while j >= 0 and slots[j][0] != "word":
                 found.add(slots[j][1])
                 j -= 1
-        if word not in TOWARD and word not in _TO:
+        if word not in ONWARD and word not in _TO:
             continue
         start, j = _values_after(slots, lowered, i)
+        k = i  # the values right before it, after a word of ``_FROM``: "de Jenkins à GitHub Actions"
+        while k and slots[k - 1][0] != "word":
+            k -= 1
         # "renewed until 2028", or the verb said last: "auf 4:00 geändert"
-        toward = word in TOWARD and word not in _WHENCE and (i and lowered[i - 1] in MOVING_TO | CHANGE_VERBS
-                                                             or start < j < len(slots) and lowered[j] in CHANGE_VERBS)
+        # (not Spanish's "a" of a person replaced: "Bob sustituyó a Alice")
+        toward = word in ONWARD and (i and lowered[i - 1] in (MOVING_TO | CHANGE_VERBS) - REPLACING
+                                     or 0 < k < i and lowered[k - 1] in _FROM
+                                     or start < j < len(slots) and lowered[j] in CHANGE_VERBS)
         if not toward and (word not in _TO or word == "of" and lowered[max(0, i - 1)] not in ("favour", "favor")):
             continue
         found.update(slots[k][1] for k in range(start, j))
@@ -426,8 +448,7 @@ def _values_after(slots: Slots, lowered: list[str], i: int) -> tuple[int, int]:
     return start, j
 
 
-_FROM = frozenset({"from", "off"})  # before what a change leaves: "migrated the repo off GitHub"
-_WHENCE = frozenset("from by von de par por".split())  # words of ``TOWARD`` before whence or by how much
+_FROM = frozenset({"from", "off", "von", "de", "desde"})  # before what a change leaves: "migrated the repo off GitHub"
 
 
 def _left(slots: Slots, lowered: list[str]) -> frozenset[str]:
@@ -455,6 +476,15 @@ def _dated(slots: Slots, at: int) -> bool:
     return slots[at - 1][1] == "since" or [t for _, t, _ in slots[max(0, at - 2):at]] == ["as", "of"]
 
 
+def _taken_from(slots: Slots, at: int) -> bool:
+    """Whether slot ``at`` is a name after "from" ("von", "de"), a name after it too: whom something was taken
+    from, no part of what is held ("Bob took over payments from Alice", "das Marketing von Frau Müller")."""
+    k = at
+    while k and slots[k - 1][0] == "name":
+        k -= 1
+    return slots[at][0] == "name" and k > 0 and slots[k - 1][1] in ("from", "von", "de")
+
+
 def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set[int], hedged: set[int],
               rejected: set[int]) -> tuple[tuple[_Token, ...], frozenset[int], Owned]:
     """The content words and values of a text in order (but the words of change phrases at
@@ -473,7 +503,8 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
     lowered = [text for _, text, _ in slots]
     for i, (kind, text, _) in enumerate(slots):
         if pronoun is None:
-            pronoun = text in PRONOUNS
+            # Spanish says "we" in its verb: "Usamos Jenkins", "Migramos la CI" lead with their subject unsaid
+            pronoun = text in PRONOUNS or kind == "word" and len(text) > 5 and text.endswith(("amos", "emos", "imos"))
         following = slots[i + 1][1] if i + 1 < len(slots) else ""
         held_at = holding(lowered, i) if owning is None and verb is None and clause else i  # "is responsible for"
         # whose the owner is leads them: "Nils' colleague Anna owns the API gateway"
@@ -483,7 +514,7 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
                 # "runs" owns too after a name read on other evidence ("CircleCI runs our CI"), but is none of
                 # its own ("Pool A runs 4 replicas": no name verb)
                 (text in OWNING or text in ("runs", "is", "was")) and following in DETERMINERS
-                or (text in ("took", "taken", "takes") and following == "over") or held_at > i) \
+                or (text in ("took", "taken", "takes") and following == "over") or text in TAKING or held_at > i) \
                 and all(slots[at][0] == "name" and not marks[at][0] or slots[at][1] in _BEFORE_VERB
                         for at in clause[lead:]):
             owning = max(i, held_at - 1)
@@ -503,7 +534,9 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
         if marks[i][1] or i == len(slots) - 1:
             for n, at in enumerate(clause):
                 if owning is not None:
-                    before = at > owning  # what the names hold stands where the subject does
+                    # what the names hold stands where the subject does; not whom they took it from ("Bob took over
+                    # payments from Alice", "... von Frau Müller übernommen")
+                    before = at > owning and not _taken_from(slots, at)
                 else:
                     # "Support for APAC"; a name labelling the first word before the clause's verb: "Team Alpha
                     # deploys", "L'équipe Alpha déploie" (not the object of "Use Vite, not webpack")
@@ -519,7 +552,8 @@ def _sequence(slots: Slots, anchor: list[str | None], marks: Marks, phrases: set
                 if owning is not None:
                     owners = {t.key for t, at in zip(mine, clause)
                               if at < owning and t.kind == "name" and not marks[at][0]}
-                    held = {t.key for t, at in zip(mine, clause) if at > owning and not _dated(slots, at)}
+                    held = {t.key for t, at in zip(mine, clause)
+                            if at > owning and not (_dated(slots, at) or _taken_from(slots, at))}
                     past = slots[owning][1] in PAST_OWNING
                 else:
                     owners = {t.key for t, at in zip(mine, clause) if at > passive and t.kind == "name"}

@@ -8,8 +8,8 @@ import re
 from functools import lru_cache
 
 from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate
-from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, NAME_VERBS, NOT_NAMES, NUMBER_WORDS, SHORT,
-                                  STOP, _BEFORE_VERB, Tokens, holding)
+from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, GERMAN_ARTICLES, NAME_VERBS, NOT_NAMES,
+                                  NUMBER_WORDS, ONWARD, SHORT, STOP, _BEFORE_VERB, Tokens, holding)
 from .timefmt import MONTH_NAMES, MONTH_SHORT, WEEKDAY_NAMES, YEAR
 
 # Days in the other languages whose words the test reads (French, German, Spanish), as English's.
@@ -184,12 +184,15 @@ def _names_at(tokens: Tokens, known: frozenset[str]) -> tuple[set[int], set[int]
     count = len(tokens)
     words = [t[0].lower() for t in tokens]
     for i, (raw, initial, owner, _, _) in enumerate(tokens):
-        # Particles between two capitalised words, wherever they stand: "de" in "Anne de Vries".
-        if raw in NAME_PARTICLES and i and _capitalised(tokens[i - 1][0]) and not tokens[i - 1][3]:
+        # Particles between two capitalised words, wherever they stand: "de" in "Anne de Vries"; not after a German
+        # noun ("das Marketing von Frau Müller") nor between the ends of a change ("de Jenkins a GitHub Actions").
+        if raw in NAME_PARTICLES and i and _capitalised(tokens[i - 1][0]) and not tokens[i - 1][3] \
+                and not (i > 1 and words[i - 2] in GERMAN_ARTICLES):
             k = i
             while k < count and tokens[k][0] in NAME_PARTICLES and not tokens[k][3]:
                 k += 1
-            if k < count and _capitalised(tokens[k][0]) and not tokens[k][1]:
+            if k < count and _capitalised(tokens[k][0]) and not tokens[k][1] \
+                    and not (k + 1 < count and words[k + 1] in ONWARD and not tokens[k][3]):
                 particles.update(range(i, k))
         if not initial or not _capitalised(raw) or raw.lower() in NOT_NAMES:
             continue

@@ -68,20 +68,23 @@ MOVES = {
                 """ownership leadership responsibility responsibilities on-call oncall rotation role duty duties pager
                 maintainership stewardship command custody hands""", "to from by until",
                 "is are was were been"),
-    "de": Moves("verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt umgezogen",
+    "de": Moves("""verschoben verlegt geändert erhöht gesenkt reduziert verlängert verkürzt umbenannt umgezogen
+                umgestiegen umgestellt migriert gewechselt""",
                 "übertragen erneuert aktualisiert", "übergeben", "ging überging fiel",
                 """zuständigkeit verantwortung leitung rolle rufbereitschaft bereitschaft eigentümerschaft pflege
                 wartung betreuung hände""", "an auf zu bis von",
                 "ist sind war waren wird werden wurde wurden worden"),
     "fr": Moves("""déplacé déplacée déplacés reporté reportée reportés avancé avancée changé changée
-                augmenté augmentée réduit réduite prolongé prolongée renommé renommée""",
+                augmenté augmentée réduit réduite prolongé prolongée renommé renommée migré migrée migrés déménagé
+                déménagée déménagés basculé basculés""",
                 "transféré transférée renouvelé renouvelée", "confié confiée remis remise", "passé passée",
                 "responsabilité propriété direction gestion astreinte rôle maintenance mains",
                 "à au aux vers par de jusqu'à jusqu'au jusqu'en",
                 "est sont était étaient été"),
     "es": Moves("""movido movida trasladado trasladada cambiado cambiada cambió aplazado aplazada pospuesto pospuesta
                 adelantado adelantada aumentado aumentada reducido reducida ampliado ampliada renombrado renombrada
-                movió trasladó aplazó pospuso adelantó aumentó redujo amplió renombró""",
+                movió trasladó aplazó pospuso adelantó aumentó redujo amplió renombró migrado migrada migramos migró
+                cambiamos""",
                 "transferido transferida transfirió renovado renovada actualizado actualizada", "entregado entregada",
                 "pasó pasada",
                 "responsabilidad propiedad dirección liderazgo guardia rol mantenimiento gestión manos",
@@ -89,14 +92,22 @@ MOVES = {
 }
 MOVING, _MOVING_TO, GIVING, HANDING, ROLES, TOWARD, BEING = (
     frozenset(w for moves in MOVES.values() for w in moves[at].split()) for at in range(len(Moves._fields)))
+# Words of ``TOWARD`` before where a change goes, not whence or by how much ("from", "by", "von", "de", "par", "por").
+ONWARD = TOWARD - frozenset("from by von de par por".split()) | {"nach"}  # "an", "à", "a", "nach"
 MOVING_TO = _MOVING_TO | GIVING | HANDING
+# Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
+# Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them), in
+# English, German, French and Spanish ("Nous avons remplacé Jenkins par GitHub Actions").
+REPLACING = frozenset("""replaced swapped ersetzt remplacé remplacée remplacés sustituido sustituida sustituyó
+sustituimos reemplazado reemplazada reemplazó reemplazamos""".split())
+# German, French and Spanish verbs of taking a role over, read as "took over" is ("Bob übernahm das Payments-Team von
+# Anna", "Bob a repris l'équipe d'Alice", "Bob asumió la dirección"; German's perfect is a phrase of ``HOLDING``).
+TAKING = frozenset("übernahm übernimmt übernommen repris reprend asumió asume".split())
 CHANGE_WORDS = frozenset({"now", "moved", "switched", "changed", "instead", "anymore", "replaced", "migrated",
                           "renamed", "nowadays", "relocated", "rewritten", "rewrote", "ported",
                           "swapped", "reassigned", "upgraded", "downgraded", "bumped", "pinned",
-                          "jetzt", "désormais", "maintenant", "ahora"}) | ARROWS | MOVING  # "now" in de, fr, es
-# Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
-# Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them).
-REPLACING = frozenset({"replaced", "swapped"})
+                          "jetzt", "désormais", "maintenant", "ahora"})  # "now" in de, fr, es
+CHANGE_WORDS |= ARROWS | MOVING | REPLACING | TAKING
 # "X instead of Y", "X rather than Y" deny Y as "X, not Y" does ("We use pnpm instead of npm" agrees
 # with "we use pnpm, never npm").
 _CONTRASTS = {"instead": "of", "rather": "than"}
@@ -144,9 +155,9 @@ NOT_NAMES = STOP | DETERMINERS | PRONOUNS | CLAUSE_WORDS | NEGATIONS | frozenset
 OWNING = frozenset("""owns owned leads manages managed heads chairs maintains oversees supervises
 coordinates""".split())
 # Verbs of state or ownership after which a capitalised word opening a sentence is a name ("Alice owns").
-NAME_VERBS = OWNING | REPLACING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
+NAME_VERBS = OWNING | REPLACING | TAKING | {"is", "was", "has", "took"}  # "took": "Bruno took over as CTO"
 # Words between a name and its verb: "Bob now owns", "Alice also leads" (not "replaced": "Jenkins replaced X").
-_BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currently"}
+_BEFORE_VERB = (CHANGE_WORDS - REPLACING - TAKING) | ADDITION_WORDS | {"still", "currently"}
 # Per language, what the holder of a thing is said to do, be or have become, read as a verb of ``OWNING`` is (words of
 # ``_BEFORE_VERB`` may follow its first word: ``holding``): "Nils is now responsible for the API gateway", "Nils est
 # désormais responsable de la passerelle API", "Nils se hizo cargo del API gateway", "Priya leitet jetzt das
@@ -155,7 +166,7 @@ _BEFORE_VERB = (CHANGE_WORDS - REPLACING) | ADDITION_WORDS | {"still", "currentl
 HOLDING = {
     "en": ("is responsible for", "are responsible for", "is in charge of", "took charge of", "takes charge of"),
     "de": ("ist verantwortlich für", "ist zuständig für", "ist für … verantwortlich", "ist für … zuständig", "leitet",
-           "verantwortet", "betreut", "verwaltet", "besitzt"),
+           "verantwortet", "betreut", "verwaltet", "besitzt", "hat … übernommen"),
     "fr": ("est responsable de", "est responsable du", "est responsable des", "a pris en charge", "dirige", "gère",
            "pilote", "supervise"),
     "es": ("es responsable de", "es responsable del", "está a cargo de", "está a cargo del", "se hizo cargo de",
@@ -203,7 +214,7 @@ HEADS = frozenset("team teams squad department region office branch app applicat
 REGIONS = frozenset(("eu", "us", "uk", "emea", "apac", "amer", "latam"))
 # Words before what a change goes to: "to GitHub Actions", "replaced Jenkins with ...", "swapped Kong for
 # Traefik", "was replaced by Rollbar", "in favour of Yarn", "0.110 -> 0.125".
-_TO = frozenset({"to", "into", "onto", "with", "for", "by", "of"}) | ARROWS
+_TO = frozenset({"to", "into", "onto", "with", "for", "by", "of", "durch", "par", "por"}) | ARROWS  # "par": "by"
 # Periods, as stemmed, and whether each recurs: "during the week", "in the morning" say a time of every week or day,
 # "over the summer", "in the quarter" bound a statement in time (``contradiction_ending.bounded``).
 PERIODS = {"week": True, "weekend": True, "morn": True, "even": True, "night": True, "year": True, "month": False,
