@@ -1,18 +1,15 @@
 """A writer that never stops: remember, supersede and forget at random on one database.
 
-Run as ``python crash_writer.py DB``: forks one writer per seed read from stdin
-(``forked_writers``); each prints ``ready PID`` once its store is open and ``ack ID``
-after each committed remember or supersede, then is killed by test_crash.py with
-SIGKILL at a random moment.
+Run as ``python crash_writer.py DB SEED``; prints ``ready`` once the store is open
+and ``ack ID`` after each committed remember or supersede, then is killed by
+test_crash.py with SIGKILL at a random moment.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 
-import forked_writers
 from fakes import FakeEmbedder
 
 from memvault.storage.errors import Conflict, NotFound
@@ -23,12 +20,14 @@ import sqlite_raw
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike".split()
 
 
-def write(db: str, seed: int) -> None:
+def main() -> None:
+    db, seed = sys.argv[1], int(sys.argv[2])
     rng = random.Random(seed)
     store = Store(db, FakeEmbedder())  # type: ignore[arg-type]
+    find_secrets("warm-up")  # the secret scanner's first use loads its plugins (~0.4 s): not in the kill window
     with sqlite_raw.snapshot(store) as conn:
         ids = [r[0] for r in conn.execute("SELECT id FROM memories WHERE forgotten_at IS NULL")]
-    print(f"ready {os.getpid()}", flush=True)
+    print("ready", flush=True)
     for i in range(1_000_000):
         op = rng.random()
         text = f"memory {seed}-{i}: " + " ".join(rng.choices(WORDS, k=8))
@@ -59,5 +58,4 @@ def write(db: str, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    find_secrets("warm-up")  # the secret scanner's first use loads its plugins (~0.4 s): not in the kill window
-    forked_writers.serve(lambda seed: write(sys.argv[1], seed))
+    main()
