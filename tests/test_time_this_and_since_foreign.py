@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 from stores import recall_of
+from test_time_days_said import MEMORIES, NOW_MS, shared_clock  # noqa: F401 - fixture
 
 from memvault.storage import timeforeign
 from memvault.storage.ranking import SURE_CONFIDENCE
 from memvault.storage.timewords import TimeParser
 
-NOW = datetime(2026, 12, 9, 15, 0, tzinfo=UTC)  # a Wednesday: this week from Monday the 7th
-NOW_MS = int(NOW.timestamp() * 1000)
+# test_time_days_said's clock (Wednesday 9 December 2026: this week from Monday the 7th) and memories
 DAY_MS = 86_400_000
 
 
@@ -71,18 +71,6 @@ def test_words_for_this_and_since_without_a_time_name_none(question):
     found = _read(question)
     assert found is None or question.endswith("build") and found.text == "this week", \
         (timeforeign.in_english(question), found)
-
-
-@pytest.fixture(scope="module")
-def shared_clock():
-    return lambda: NOW_MS
-
-
-MEMORIES = (
-    ("Rolled back the payments release after a spike of errors", "episode", "2026-12-08T10:00:00Z"),
-    ("Rotated the staging TLS certificate", "episode", "2026-12-02T10:00:00Z"),
-    ("The payments service runs on three nodes", "fact", "2026-11-02T10:00:00Z"),
-)
 
 
 @pytest.mark.parametrize("question", ["Was ist seit Montag passiert?", "¿Qué pasó desde el lunes?",
