@@ -57,14 +57,6 @@ OFF_SUBJECT = [
 ]
 
 
-@pytest.mark.parametrize("question", OFF_SUBJECT)
-def test_a_time_alone_makes_no_hit_sure(shared_store, question):
-    result = recalled(shared_store, question)
-    assert result.time is not None
-    assert all(h.confidence <= SIBLING_CONFIDENCE for h in result.hits), \
-        [(h.memory.content, h.confidence) for h in result.hits]
-
-
 @pytest.mark.parametrize("question", OFF_SUBJECT[:6])
 def test_a_time_alone_makes_no_hit_sure_over_the_tool(shared_store, question):
     result = over_the_tool(shared_store, question)
@@ -85,8 +77,8 @@ KIND_AND_OFF_SUBJECT = [
 ]
 
 
-@pytest.mark.parametrize("question", KIND_AND_OFF_SUBJECT)
-def test_a_kind_named_with_an_unheld_subject_and_a_time_makes_no_hit_sure(shared_store, question):
+@pytest.mark.parametrize("question", OFF_SUBJECT + KIND_AND_OFF_SUBJECT)
+def test_a_time_alone_makes_no_hit_sure(shared_store, question):
     result = recalled(shared_store, question)
     assert result.time is not None
     assert all(h.confidence <= SIBLING_CONFIDENCE for h in result.hits), \
