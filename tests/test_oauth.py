@@ -134,10 +134,25 @@ def _served(folder: Path, max_age_s: int = JWKS_MAX_AGE_S) -> Iterator[tuple[Htt
                         "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port,
                         MEMVAULT_OAUTH_JWKS_MAX_AGE=str(max_age_s))
     try:
+        _until_warm(server, issuer, resource)
         yield server, issuer, resource, db
     finally:
         server.close()
         issuer.close()
+
+
+def _until_warm(server: HttpServer, issuer: Issuer, resource: str) -> None:
+    """Wait (at most 120 s) until the server's model is loaded and a token of ``issuer`` is served: on a loaded
+    machine a server still warming up may not read the JWKS within its time limit, and answers 503 (as
+    documented). The token's subject is its own, so no test's rate limit counts these pings."""
+    token = _token(issuer, _claims(resource, scope="memvault:read", sub="warming-up"))
+    deadline = time.monotonic() + 120
+    while True:
+        warm = httpx2.get(f"{server.base}/healthz", timeout=10).json().get("model") == "ready"
+        if warm and server.post(token, PING).status_code == 200:
+            return
+        assert time.monotonic() < deadline, server.log()
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")
@@ -724,6 +739,7 @@ def test_the_rate_limit_is_one_users_whichever_clients_asked_for_its_tokens(tmp_
     server = HttpServer(tmp_path / "memvault.db", "--auth", "oauth", "--oauth-issuer", ISSUER, "--oauth-resource",
                         resource, "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org",
                         "--rate-limit", "5", port=port)
+    _until_warm(server, issuer, resource)
 
     def served(count: int, **claims: Any) -> int:
         sent = {k: v for k, v in _claims(resource, scope="memvault:read", **claims).items()
