@@ -599,12 +599,16 @@ def _serve(config: config_module.Config) -> int:
 
 
 def _serve_http(args: argparse.Namespace, config: config_module.Config) -> int:
-    from . import http
-
     dests = [spec.get("dest", flag[2:].replace("-", "_")) for flag, spec in HTTP.items()][1:]  # not transport
-    try:  # a ValueError from serve: a setting refused once the server is built (http:// JWKS off loopback)
+    try:  # the settings read before the server's modules are imported: a refused one is said at once
         settings = config_module.load_http(**{dest: getattr(args, dest) for dest in dests})
         _caller_named(args, settings.auth)
+    except ValueError as exc:
+        err(str(exc))
+        return 2
+    from . import http
+
+    try:  # a ValueError from serve: a setting refused once the server is built (http:// JWKS off loopback)
         http.serve(config, settings)
     except ValueError as exc:
         err(str(exc))
@@ -640,10 +644,6 @@ def _caller_named(args: argparse.Namespace, auth: str) -> None:
 
 
 def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
-    from memvault.storage.errors import MemvaultError
-
-    from . import web
-
     def say(url: str) -> None:
         out(url)
         flush()
@@ -662,6 +662,14 @@ def _ui(args: argparse.Namespace, config: config_module.Config) -> int:
     try:
         http = config_module.load_http(host=args.host, **{name: getattr(args, name) for name in taken}) \
             if args.allow_network else None
+    except ValueError as exc:
+        err(str(exc))
+        return 2
+    from memvault.storage.errors import MemvaultError
+
+    from . import web  # here: a refused setting is said without importing the pages' server
+
+    try:
         web.serve(config, args.host, args.port, not args.no_browser, say, http)
     except ValueError as exc:
         err(str(exc))
@@ -738,10 +746,6 @@ def _key_line(record: Any) -> str:
 
 def _with_store(command: str, args: argparse.Namespace, config: config_module.Config) -> int:
     """Run ``command`` on the configured store; only ``remember`` and ``import`` create a database."""
-    from memvault.storage.embeddings import Embedder
-    from memvault.storage.errors import MemvaultError
-    from memvault.tools import handlers
-
     logging.getLogger().setLevel(logging.WARNING)
     existed = config.db_exists()
     if command == "import" and args.source:
@@ -782,6 +786,10 @@ def _with_store(command: str, args: argparse.Namespace, config: config_module.Co
         from memvault.storage.sqlite.health import lone_shm
 
         args.before_open = lone_shm(Path(config.db))
+    from memvault.storage.embeddings import Embedder  # here: a command refused above imports none of the tools
+    from memvault.storage.errors import MemvaultError
+    from memvault.tools import handlers
+
     try:
         embedder = Embedder(config.model_dir)
         with _opened(config, existed, embedder, allow_secrets=config.allow_secrets) as store:

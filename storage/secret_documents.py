@@ -29,6 +29,14 @@ import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+
+def _at_first_use(pattern: str) -> Callable[[], re.Pattern[str]]:
+    """``pattern`` compiled at the first call, the same object after: for a class of letters reaching U+FFFF, whose
+    every code point re's compiler visits, so that a process never reading a document (a hook) does not compile it
+    (docs/storage-tuning.md#the-credential-scans-regular-expressions)."""
+    return functools.cache(lambda: re.compile(pattern))
+
+
 # A key naming the entry of a name/value pair, and a key holding its value (Kubernetes' env, ECS'
 # environment, CloudFormation's Parameters, Helm's extraEnv, Terraform's set blocks).
 _NAME_KEYS = r"(?:parameter|param|var|variable|env|setting|field|option)?[_-]?(?:name|key)|variable"
@@ -38,7 +46,7 @@ _VALUE_KEYS = r"(?:parameter|param|var|variable|env|setting|field|option)?[_-]?v
 # of these counts when the mapping has none of ``_VALUE_KEYS``.
 _GENERIC_NAME = re.compile(r"(?i)k|label|param|field|id")
 _GENERIC_VALUE = re.compile(r"(?i)v|content|default")
-_LABEL_NAME = re.compile(r"[A-Za-z\u00c0-\uffff][\w .\-\u00c0-\uffff]{0,40}")  # a label's few words ("DB password")
+_LABEL_NAME = _at_first_use(r"[A-Za-z\u00c0-\uffff][\w .\-\u00c0-\uffff]{0,40}")  # a label's few words ("DB password")
 # The one key of a child mapping holding its parent's value: ``{"adminPassword": {"value": V}}`` (ARM),
 # ``password: {type: string, default: V}``, Terraform's ``variable "db_password" { default = V }``.
 _CHILD_VALUE = re.compile(r"(?i)value|default")
@@ -55,7 +63,7 @@ _PAIR_KEY = re.compile(r"""(?i)(?=["']?[pvesfo_\-nk])(?<![\w-])["']?(""" + _NAME
                        + r""")["']?[ \t]*[:=][ \t]*""" + _SCALAR)
 _IS_NAME = re.compile(r"(?i)(?:" + _NAME_KEYS + ")")
 _IS_VALUE = re.compile(r"(?i)(?:" + _VALUE_KEYS + ")")
-_IDENTIFIER = re.compile(r"[A-Za-z\u00c0-\uffff][\w.\-\u00c0-\uffff]{0,80}")
+_IDENTIFIER = _at_first_use(r"[A-Za-z\u00c0-\uffff][\w.\-\u00c0-\uffff]{0,80}")
 SHORT = 300  # characters of a line read as a label, a list's name or item (each pattern's time grows with it)
 PAIR_LINES = 3  # lines a pair's value may follow (or precede) its name by: one object's keys
 # camelCase written apart ("DBPassword" reads "DB_Password", "dbPassword" "db_Password").
@@ -68,7 +76,7 @@ _LIST_KEY = re.compile(r"""[ \t]*(?:[-*+][ \t]+|[{\[][ \t]*)?["']?([^\s:"'\[\]{}
 # An item of a list: a bullet or a number and its text, or a quoted JSON string ('"X",').
 _ITEM = re.compile(r"""([ \t]*)(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+["']?([^\s"']{1,200})["']?|["']([^\s"']{1,200})["'])[ \t]*,?[ \t]*""")
 # A flow list after a key on one line: ``passwords: ["X", "Y"]``, ``password = [X]``.
-_FLOW_LIST = re.compile(r"""(?<![\w-])["']?([A-Za-z\u00c0-\uffff][\w .\-\u00c0-\uffff]{0,40}?)["']?[ \t]*[:=][ \t]*\[([^\[\]\n]+)\]""")
+_FLOW_LIST = _at_first_use(r"""(?<![\w-])["']?([A-Za-z\u00c0-\uffff][\w .\-\u00c0-\uffff]{0,40}?)["']?[ \t]*[:=][ \t]*\[([^\[\]\n]+)\]""")
 _FLOW_ITEM = re.compile(r"""[ \t]*(?:"([^"]*)"|'([^']*)'|([^,]*))[ \t]*(?:,|$)""")
 
 # A label alone on its line: a few words, perhaps ending in ":"; a setext underline, a definition's value.
@@ -113,7 +121,7 @@ def _pairs(lines: list[str], out: dict[int, str]) -> None:
         if not _IS_NAME.fullmatch(key.group(1)) or i in used:
             continue
         name = _scalar(key, 1)
-        if not _IDENTIFIER.fullmatch(name):
+        if not _IDENTIFIER().fullmatch(name):
             continue
         # the value key nearest it, after it or (none there) before it, within one object's lines
         for j in (i + 1, i - 1):
@@ -154,7 +162,7 @@ def _lists(lines: list[str], out: dict[int, str], block: set[int]) -> None:
         name = key.group(1).strip() if key is not None and key.group(1).strip() else None
         key_line = number
         if name is None and "[" in line and number not in out:
-            flows = list(_FLOW_LIST.finditer(line))
+            flows = list(_FLOW_LIST().finditer(line))
             if flows:
                 out[number] = "; ".join(f"{_one(flow.group(1).strip())}: {value}" for flow in flows
                                         for value in _flow_items(flow.group(2)))
@@ -358,8 +366,8 @@ def _walk(root: object, first: int, out: dict[int, list[str]], budget: list[int]
         if isinstance(node, MappingNode) and not again:
             scalars = [(k.value, v) for k, v in node.value
                        if isinstance(k, ScalarNode) and isinstance(v, ScalarNode)]
-            names = [v.value for k, v in scalars if _IS_NAME.fullmatch(k) and _IDENTIFIER.fullmatch(v.value)
-                     or _GENERIC_NAME.fullmatch(k) and _LABEL_NAME.fullmatch(v.value)]
+            names = [v.value for k, v in scalars if _IS_NAME.fullmatch(k) and _IDENTIFIER().fullmatch(v.value)
+                     or _GENERIC_NAME.fullmatch(k) and _LABEL_NAME().fullmatch(v.value)]
             values = ([v for k, v in scalars if _IS_VALUE.fullmatch(k)]
                       or [v for k, v in scalars if _GENERIC_VALUE.fullmatch(k)])
             if len(names) == 1 and len(values) == 1:
@@ -514,7 +522,7 @@ def _inline_pairs(lines: list[str], out: dict[int, str]) -> None:
         for flat in _INLINE_OBJECT.finditer(line):
             pairs = [(pair.group(1), _scalar(pair, 1)) for pair in _FLOW_PAIR.finditer(flat.group(1))]
             names = [v for k, v in pairs if (_GENERIC_NAME.fullmatch(k) or _IS_NAME.fullmatch(k))
-                     and _LABEL_NAME.fullmatch(v)]
+                     and _LABEL_NAME().fullmatch(v)]
             values = [v for k, v in pairs if _IS_VALUE.fullmatch(k)] or [v for k, v in pairs
                                                                          if _GENERIC_VALUE.fullmatch(k)]
             if len(names) == 1 and len(values) == 1:

@@ -219,7 +219,8 @@ def one_model(monkeypatch, real_embedder: Embedder) -> None:
 def wire_servers(tmp_path_factory):  # type: ignore[no-untyped-def]
     """A stdio server and an HTTP server without authentication (``httpwire.stdio_and_http``), one pair per
     worker for the modules that send them refusals, reads and writes of their own words only (test_edges25_wire,
-    test_params_wire); the stdio server ends cleanly when its stdin closes, after every refusal sent."""
+    test_params_wire, test_names, test_prompt_arguments); the stdio server ends cleanly when its stdin closes, after
+    every refusal sent."""
     from httpwire import stdio_and_http
 
     with stdio_and_http(tmp_path_factory.mktemp("wire")) as (stdio, http):

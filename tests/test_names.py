@@ -146,21 +146,19 @@ def test_the_command_line_refuses_look_alike_names(db_path, capsys) -> None:
 
 
 @pytest.mark.slow
-def test_look_alike_names_are_refused_over_stdio_and_http(tmp_path) -> None:
+def test_look_alike_names_are_refused_over_stdio_and_http(tmp_path, wire_servers) -> None:
+    """Over stdio on the worker's shared server (conftest ``wire_servers``: refusals and a write of its own words),
+    over HTTP on a server of its own (a key of its own store)."""
     from httpwire import HttpServer, new_key
-    from wire import StdioServer
 
+    stdio, _ = wire_servers
+    for arguments, said in (({"content": "look-alike x", "scope": "work\u200b"}, "scope: holds U+200B"),
+                            ({"content": "look-alike x", "tags": ["ops\u180e"]}, "tags[0]: holds U+180E"),
+                            ({"content": "look-alike x", "scope": "ｗork"}, "scope: holds U+FF57")):
+        result = stdio.call_tool("remember", arguments)
+        assert result["isError"] and result["content"][0]["text"].startswith(said), result
+    assert not stdio.call_tool("remember", {"content": "look-alike x", "scope": "work"})["isError"]
     db = tmp_path / "m.db"
-    stdio = StdioServer(db)
-    try:
-        for arguments, said in (({"content": "x", "scope": "work\u200b"}, "scope: holds U+200B"),
-                                ({"content": "x", "tags": ["ops\u180e"]}, "tags[0]: holds U+180E"),
-                                ({"content": "x", "scope": "ｗork"}, "scope: holds U+FF57")):
-            result = stdio.call_tool("remember", arguments)
-            assert result["isError"] and result["content"][0]["text"].startswith(said), result
-        assert not stdio.call_tool("remember", {"content": "x", "scope": "work"})["isError"]
-    finally:
-        stdio.close()
     key = new_key(db, "acme")
     server = HttpServer(db, logs=tmp_path)
     try:

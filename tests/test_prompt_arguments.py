@@ -161,16 +161,13 @@ async def test_a_prompt_argument_is_quoted_as_a_json_string_and_never_breaks_the
         assert [int(n) for n in re.findall(r"^(\d)\. ", text, re.MULTILINE)] == [1, 2, 3, 4], text
 
 
-def test_over_stdio_a_prompt_argument_a_tool_refuses_is_invalid_params(db_path):
-    s = StdioServer(db_path)
-    try:
-        for params, says in [
-            ({"name": "save_session", "arguments": {"scope": "a\u202eb"}}, "prompt save_session: scope: holds U+202E"),
-            ({"name": "review_memories", "arguments": {"topic": "x", "scope": "  "}},
-             "prompt review_memories: scope: is only white space"),
-            ({"name": "consolidate", "arguments": {"x": "1"}}, "consolidate takes no arguments"),
-        ]:
-            reply = s.request("prompts/get", params)
-            assert reply["error"]["code"] == INVALID_PARAMS and says in reply["error"]["message"], reply
-    finally:
-        s.close()
+def test_over_stdio_a_prompt_argument_a_tool_refuses_is_invalid_params(wire_servers):
+    s, _ = wire_servers  # the worker's stdio server (conftest): refusals only
+    for params, says in [
+        ({"name": "save_session", "arguments": {"scope": "a\u202eb"}}, "prompt save_session: scope: holds U+202E"),
+        ({"name": "review_memories", "arguments": {"topic": "x", "scope": "  "}},
+         "prompt review_memories: scope: is only white space"),
+        ({"name": "consolidate", "arguments": {"x": "1"}}, "consolidate takes no arguments"),
+    ]:
+        reply = s.request("prompts/get", params)
+        assert reply["error"]["code"] == INVALID_PARAMS and says in reply["error"]["message"], reply
