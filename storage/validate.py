@@ -522,12 +522,13 @@ def no_private(field: str, text: str, why: str) -> str:
 
 
 def short_text(field: str, value: str | None, max_chars: int) -> str | None:
-    """Trim and NFC-normalise an optional free-text field; empty becomes None; at most ``max_chars``."""
+    """Trim and NFC-normalise an optional free-text field of at most ``max_chars`` characters, both as
+    sent (white space around it counted) and as stored; empty becomes None."""
     if value is None:
         return None
     text = nfc(_check_text(field, value).strip())
-    if len(text) > max_chars:
-        raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
+    if max(len(value), len(text)) > max_chars:
+        raise InvalidInput(field, f"is {max(len(value), len(text)):,} characters; the limit is {max_chars}")
     return text or None
 
 
@@ -551,11 +552,19 @@ def scope(value: str | None, default: str, field: str = "scope",
 
 
 def timestamp(field: str, value: str | None) -> int | None:
-    """Parse an optional ISO-8601 value to ms since the epoch."""
+    """Parse an optional ISO-8601 value of at most TIME_MAX_CHARS characters as sent (white space
+    around it counted) to ms since the epoch.
+
+    Raises:
+        InvalidInput: naming ``field``: too long, or no date-time.
+    """
     if value is None:
         return None
     if isinstance(value, str):
         _check_text(field, value)
+        if len(value) > limits.TIME_MAX_CHARS:
+            raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.TIME_MAX_CHARS} (an ISO-8601 "
+                                      "date-time such as 2024-05-01T13:56:00Z)")
     return parse_iso(field, value)  # a number is refused there, worded as any other non-date
 
 
