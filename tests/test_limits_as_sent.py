@@ -60,20 +60,24 @@ async def test_a_field_padded_past_its_limit_is_refused_over_mcp_naming_field_an
         store.close()
 
 
+_LONG = " " * 100_000  # under Linux's 128 KiB for one argument
+
+
 @pytest.mark.parametrize(("argv", "field", "limit"), [
-    (["recall", "VPN", "--since"], "--since", limits.TIME_MAX_CHARS),
-    (["recall", "VPN", "--until"], "--until", limits.TIME_MAX_CHARS),
-    (["remember", "The build cache is on cache-3.", "--observed-at"], "--observed-at", limits.TIME_MAX_CHARS),
-    (["remember", "The build cache is on cache-3.", "--source"], "--source", limits.SOURCE_MAX_CHARS),
+    (["recall", "VPN", "--since", _LONG + DATE], "--since", limits.TIME_MAX_CHARS),
+    (["recall", "VPN", "--until", _LONG + DATE], "--until", limits.TIME_MAX_CHARS),
+    (["remember", "The build cache is on cache-3.", "--observed-at", _LONG + DATE], "--observed-at",
+     limits.TIME_MAX_CHARS),
+    (["remember", "The build cache is on cache-3.", "--source", _LONG + "x"], "--source", limits.SOURCE_MAX_CHARS),
+    (["remember", "The build cache is on cache-3." + _LONG], "CONTENT", limits.CONTENT_MAX_CHARS),
 ])
 def test_a_flag_padded_past_its_limit_is_refused_on_the_command_line(db_path, cli_here, argv, field, limit):
     from conftest import server_env
 
     env = server_env(db_path)
     assert cli_here(["remember", "The VPN gateway is vpn-7.example.org."], env).returncode == 0
-    value = " " * 100_000 + ("x" if field == "--source" else DATE)  # under Linux's 128 KiB for one argument
-    done = cli_here([*argv, value], env)
+    done = cli_here(argv, env)
     assert done.returncode != 0
-    assert f"{field}: is {len(value):,} characters; the limit is {limit:,}" in done.stderr, done.stderr
+    assert f"{field}: is {len(argv[-1]):,} characters; the limit is {limit:,}" in done.stderr, done.stderr
     mine = cli_here(["recall", "VPN gateway"], env)
     assert "vpn-7.example.org" in mine.stdout and "cache-3" not in mine.stdout
