@@ -568,8 +568,8 @@ def timestamp(field: str, value: str | None) -> int | None:
     if isinstance(value, str):
         _check_text(field, value)
         if len(value) > limits.TIME_MAX_CHARS:
-            raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.TIME_MAX_CHARS} (an ISO-8601 "
-                                      "date-time such as 2024-05-01T13:56:00Z)")
+            raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.TIME_MAX_CHARS} "
+                                      "(an ISO-8601 date-time such as 2024-05-01T13:56:00Z)")
     return parse_iso(field, value)  # a number is refused there, worded as any other non-date
 
 

@@ -119,7 +119,8 @@ def _unfollowed(folder, case: str) -> str:
 
 
 UNFOLLOWED = {"a link loop": "leads back to itself", "a folder that is a link loop": "leads back to itself",
-              "a name too long": "longer than the file system allows", "a path too long": "longer than the file system allows"}
+              "a name too long": "longer than the file system allows",
+              "a path too long": "longer than the file system allows"}
 
 
 @pytest.mark.parametrize("case", UNFOLLOWED)
