@@ -52,7 +52,7 @@ def _text(description: str, max_chars: int, min_chars: int | None = None, **extr
 
 
 def _time(description: str) -> Any:
-    return _text(description, 64, format="date-time")
+    return _text(description, limits.TIME_MAX_CHARS, format="date-time")
 
 
 KIND_HELP = (

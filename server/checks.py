@@ -155,7 +155,7 @@ def _has_type(kind: str | None, value: object) -> bool:
 def check_value(name: str, prop: dict[str, Any], value: object) -> object:
     """``value`` of argument ``name`` checked against its schema ``prop`` and converted by the one
     coercion rule of docs/tools.md (a string holding JSON of the field's type; a whole float as an
-    integer); a text over its limit only by white space around it is passed on trimmed.
+    integer); a text's length is counted as sent, white space around it included.
 
     Raises:
         InvalidInput: naming the field, what was wrong and the limit.
@@ -190,11 +190,9 @@ def check_value(name: str, prop: dict[str, Any], value: object) -> object:
         if "enum" in prop and value not in prop["enum"]:
             raise validate.not_one_of(name, value, prop["enum"])
         most = prop.get("maxLength")
-        if most is not None and len(value) > most:
-            if len(value.strip()) > most:
-                advice = f". {_TOO_LONG[name.split('[')[0]]}" if name.split("[")[0] in _TOO_LONG else ""
-                raise InvalidInput(name, f"is {len(value.strip()):,} characters; the limit is {most:,}{advice}")
-            value = value.strip()
+        if most is not None and len(value) > most:  # counted as sent: white space around it counts too
+            advice = f". {_TOO_LONG[name.split('[')[0]]}" if name.split("[")[0] in _TOO_LONG else ""
+            raise InvalidInput(name, f"is {len(value):,} characters; the limit is {most:,}{advice}")
         if prop.get("minLength") and len(value) < prop["minLength"]:
             raise validate.empty(name, value, most or 0)
         return value

@@ -5,6 +5,7 @@ Every value is trimmed of the spaces, tabs and line ends around it first (docs/c
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -239,9 +240,25 @@ class DamagedFile(ValueError):
         self.problem = problem
 
 
+# The errors of looking a path up that no command can get past, in words (the rest are said where they matter).
+_UNFOLLOWED = {
+    errno.ELOOP: "a symbolic link on the path leads back to itself (too many levels of symbolic links); fix "
+                 "the link, or give the database file's real path",
+    errno.ENAMETOOLONG: "the path, or a name in it, is longer than the file system allows (most take 255 bytes "
+                        "a name); give a shorter path",
+}
+
+
 def _check_db_path(path: Path, name: str) -> None:
     """Refuse a database path that can never be opened: under :data:`SYSTEM_ROOTS`, a folder, a file
-    that is not SQLite, or a new file below a file or an unwritable folder."""
+    that is not SQLite, a new file below a file or an unwritable folder, or a path the system cannot
+    follow (a symbolic link loop, a name too long): pathlib's checks read those as "no file"."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        why = _UNFOLLOWED.get(exc.errno or 0)
+        if why is not None:
+            raise ValueError(f"{name}: {str(path)!r} cannot be opened: {why}") from None
     try:
         real = path.resolve()
     except (OSError, RuntimeError):  # a symbolic link loop: the open fails and says so

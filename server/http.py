@@ -16,6 +16,7 @@ import math
 import os
 import re
 import socket
+import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
@@ -670,10 +671,12 @@ def _two_lengths(scope: Scope) -> Response | None:
 
 
 def _over_long(scope: Scope) -> Response | None:
-    """400 naming the header when Host or Origin is over :data:`HOST_MAX_BYTES` or not printable
+    """400 naming the header when Host is empty, Host or Origin is over :data:`HOST_MAX_BYTES` or not printable
     ASCII, or the request line and headers are over :data:`HEAD_MAX_BYTES` (naming the largest of them:
     the SDK's client sends a tool's name as the Mcp-Name header); else None."""
     for key, value in scope["headers"]:
+        if key == b"host" and not value.strip():
+            return _error(400, "invalid_request", HOST_EMPTY)
         if key in (b"host", b"origin") and len(value) > HOST_MAX_BYTES:
             return _error(400, "invalid_request", f"the {key.decode().title()} header is {len(value):,} bytes; "
                           f"the limit is {HOST_MAX_BYTES:,}")
@@ -696,6 +699,17 @@ def _head_over(parts: list[tuple[int, bytes | None]], whole: bool = True) -> str
     what = "the request target" if name is None else f"the {shown(name.decode('latin-1').title())} header"
     return (f"the request line and {len(parts) - 1:,} headers are {'' if whole else 'at least '}{size:,} bytes, "
             f"{largest:,} of them {what}; the limit is {HEAD_MAX_BYTES:,}")
+
+
+# What h11 says refusing a request's Host headers (h11/_events.py), in memvault's words; an empty one is refused
+# by :func:`_over_long`. RFC 9112 §3.2: a request lacking Host, or with several, or an invalid one, gets 400.
+HOST_EMPTY = "the Host header is empty: send one naming this server (RFC 9112 §3.2)"
+_H11_HOST = {
+    "Missing mandatory Host: header": "the request has no Host header: HTTP/1.1 requires one naming this server "
+                                      "(RFC 9112 §3.2)",
+    "Found multiple Host: headers": "the request has more than one Host header: send one, naming this server "
+                                    "(RFC 9112 §3.2)",
+}
 
 
 def _unread_head(received: bytes) -> str:
@@ -1127,7 +1141,9 @@ def _protocol(failures: RateLimiter) -> type:
         def send_400_response(self, msg: str) -> None:
             # h11 refused what the client sent: memvault's JSON refusal (uvicorn's is plain text).
             failures.charge(_address({"client": self.client}))
-            self._answer_and_close(400, "invalid_request", _unread_head(self.conn.trailing_data[0]))
+            refused = sys.exc_info()[1]  # uvicorn calls this while handling h11's RemoteProtocolError
+            said = _H11_HOST.get(str(refused)) if isinstance(refused, h11.RemoteProtocolError) else None
+            self._answer_and_close(400, "invalid_request", said or _unread_head(self.conn.trailing_data[0]))
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._deadline is not None:

@@ -16,6 +16,7 @@ SCOPE_MAX_CHARS = 128
 IDEMPOTENCY_KEY_MAX_CHARS = 200
 IDEMPOTENCY_KEY_TTL_MS = 86_400_000  # 24 h, as Stripe's API keeps its keys
 IMPORTANCE_MIN, IMPORTANCE_MAX, DEFAULT_IMPORTANCE = 1, 10, 5
+TIME_MAX_CHARS = 64  # an ISO-8601 date-time as given (since, until, observed_at, expires_at), as sent
 FUTURE_TOLERANCE_MS = 86_400_000  # observed_at may run ahead of the server clock by a day (clock skew)
 
 CLOSE_MATCH = 0.75  # difflib ratio from which a name or value is suggested (docs/architecture.md)

@@ -302,18 +302,21 @@ def empty(field: str, value: str, max_chars: int, alternative: str = "") -> Inva
 
 def content(value: str) -> str:
     """NFC-normalise ``value`` without its leading blank lines and trailing white space,
-    and check it is 1..CONTENT_MAX_CHARS characters, not counting invisible characters
-    (``_INVISIBLE``) as content. The first line keeps its indentation: in code and YAML
+    and check it is 1..CONTENT_MAX_CHARS characters as sent and as stored, and not only invisible
+    characters (``_INVISIBLE``). The first line keeps its indentation: in code and YAML
     it says where the lines below it stand."""
     text = _LEADING_BLANK_LINES.sub("", nfc(_check_text("content", value))).rstrip()
     if not visible(text).strip():
         raise empty("content", value, limits.CONTENT_MAX_CHARS)
-    if len(text) > limits.CONTENT_MAX_CHARS:
-        raise InvalidInput(
-            "content",
-            f"is {len(text):,} characters; the limit is {limits.CONTENT_MAX_CHARS:,}. {limits.SPLIT_ADVICE}",
-        )
+    if max(len(value), len(text)) > limits.CONTENT_MAX_CHARS:  # as sent, and as stored
+        raise content_too_long(max(len(value), len(text)))
     return text
+
+
+def content_too_long(chars: int) -> InvalidInput:
+    """The one wording of a content of ``chars`` characters, over CONTENT_MAX_CHARS."""
+    return InvalidInput("content", f"is {chars:,} characters; the limit is {limits.CONTENT_MAX_CHARS:,}. "
+                                   f"{limits.SPLIT_ADVICE}")
 
 
 PRIVATE_REMOVED = "private"  # what a result's ``redacted`` names when ``<private>`` spans were dropped
@@ -330,6 +333,8 @@ def public_content(value: str) -> tuple[str, bool]:
     from .secrets import without_private
 
     if isinstance(value, str):
+        if len(value) > limits.CONTENT_MAX_CHARS:  # counted as sent, its private spans too
+            raise content_too_long(len(value))
         kept = without_private(value)
         if kept != value:
             if not visible(kept).strip():
@@ -522,12 +527,13 @@ def no_private(field: str, text: str, why: str) -> str:
 
 
 def short_text(field: str, value: str | None, max_chars: int) -> str | None:
-    """Trim and NFC-normalise an optional free-text field; empty becomes None; at most ``max_chars``."""
+    """Trim and NFC-normalise an optional free-text field of at most ``max_chars`` characters, both as
+    sent (white space around it counted) and as stored; empty becomes None."""
     if value is None:
         return None
     text = nfc(_check_text(field, value).strip())
-    if len(text) > max_chars:
-        raise InvalidInput(field, f"is {len(text):,} characters; the limit is {max_chars}")
+    if max(len(value), len(text)) > max_chars:
+        raise InvalidInput(field, f"is {max(len(value), len(text)):,} characters; the limit is {max_chars}")
     return text or None
 
 
@@ -551,11 +557,19 @@ def scope(value: str | None, default: str, field: str = "scope",
 
 
 def timestamp(field: str, value: str | None) -> int | None:
-    """Parse an optional ISO-8601 value to ms since the epoch."""
+    """Parse an optional ISO-8601 value of at most TIME_MAX_CHARS characters as sent (white space
+    around it counted) to ms since the epoch.
+
+    Raises:
+        InvalidInput: naming ``field``: too long, or no date-time.
+    """
     if value is None:
         return None
     if isinstance(value, str):
         _check_text(field, value)
+        if len(value) > limits.TIME_MAX_CHARS:
+            raise InvalidInput(field, f"is {len(value):,} characters; the limit is {limits.TIME_MAX_CHARS} "
+                                      "(an ISO-8601 date-time such as 2024-05-01T13:56:00Z)")
     return parse_iso(field, value)  # a number is refused there, worded as any other non-date
 
 

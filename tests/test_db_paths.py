@@ -108,3 +108,29 @@ def test_the_default_databases_folder_is_the_one_made(tmp_path):
                             capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=180)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "data" / "share" / "memvault" / "memvault.db").is_file()
+
+
+def _unfollowed(folder, case: str) -> str:
+    """A database path the system cannot look up: through a symbolic link loop, or with a name too long."""
+    (folder / "loop").symlink_to(folder / "loop")
+    return {"a link loop": str(folder / "loop"), "a folder that is a link loop": str(folder / "loop" / "m.db"),
+            "a name too long": str(folder / ("a" * 300 + ".db")),
+            "a path too long": str(folder / "/".join(["b" * 200] * 25) / "m.db")}[case]
+
+
+UNFOLLOWED = {"a link loop": "leads back to itself", "a folder that is a link loop": "leads back to itself",
+              "a name too long": "longer than the file system allows",
+              "a path too long": "longer than the file system allows"}
+
+
+@pytest.mark.parametrize("case", UNFOLLOWED)
+@pytest.mark.parametrize("argv", [["doctor"], ["recall", "printer"], ["remember", "The printer is on floor 3."],
+                                  ["serve", "--transport", "http", "--port", "9"], ["serve"]])
+def test_a_path_the_system_cannot_follow_is_refused_by_every_command_saying_why(tmp_path, case, argv, here):
+    """A link loop was "no database yet" to doctor and recall and a RuntimeError traceback to remember; a
+    name too long a traceback to every command, serve included. Nothing is made beside them."""
+    db = _unfollowed(tmp_path, case)
+    result = here(tmp_path, *argv, db=db)
+    assert result.returncode == 2, result.stderr
+    assert f"MEMVAULT_DB: {db!r} cannot be opened: " in result.stderr and UNFOLLOWED[case] in result.stderr
+    assert "Traceback" not in result.stderr and sorted(p.name for p in tmp_path.iterdir()) == ["loop"]

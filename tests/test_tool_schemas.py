@@ -155,15 +155,18 @@ async def test_limits_are_enforced_with_the_field_and_the_limit_named(db_path, t
 
 
 @pytest.mark.asyncio
-async def test_lengths_are_counted_after_trimming_as_the_text_is_stored(db_path):
+async def test_lengths_are_counted_as_sent_white_space_around_the_text_included(db_path):
+    """A text over its limit only by white space around it was trimmed and taken: ``since`` of 200,000 spaces
+    before a date was read as the date, a scope padded past 128 characters was taken while a short padded
+    one is refused. The limit is the text's as sent (docs/limits.md)."""
     async with client(db_path) as c:
-        kept = await c.call_tool("remember", {"content": "  " + "a" * limits.CONTENT_MAX_CHARS + " \n"})
-        over = await c.call_tool("remember", {"content": " " + "b" * (limits.CONTENT_MAX_CHARS + 1)})
-        scope = await c.call_tool("remember", {"content": "x", "scope": " " + "s" * 128 + " "})
+        kept = await c.call_tool("remember", {"content": "  " + "a" * (limits.CONTENT_MAX_CHARS - 4) + " \n"})
+        over = await c.call_tool("remember", {"content": " " + "b" * limits.CONTENT_MAX_CHARS})
+        scope = await c.call_tool("remember", {"content": "x", "scope": " " + "s" * 127 + " "})
     assert not kept.is_error and len(kept.structured_content["id"]) == 36
     assert over.is_error and over.content[0].text.startswith("content: is 8,001 characters")
     assert over.content[0].text.endswith(limits.SPLIT_ADVICE)  # as the command line and import say it
-    assert not scope.is_error, scope.content[0].text
+    assert scope.is_error and scope.content[0].text == "scope: is 129 characters; the limit is 128"
 
 
 @pytest.mark.parametrize(
