@@ -95,6 +95,16 @@ def _says_any(tokens: Tokens, words: frozenset[str]) -> bool:
     return any(t[0].lower() in words for t in tokens)
 
 
+# The words an end opens with: an ending verb, or the first word of an ending phrase (``may_end``).
+_END_OPENERS = ENDS | frozenset(p[0] for p in ENDING_PHRASES)
+
+
+def may_end(tokens: Tokens) -> bool:
+    """Whether :func:`_lower_name` may read a word of a text's ``tokens`` as a name: only when one of them
+    opens an end (``_END_OPENERS``), which :func:`_ended_slot` and :func:`_replacing_slot` both need."""
+    return _says_any(tokens, _END_OPENERS)
+
+
 def _lower_name(tokens: Tokens, at: int) -> bool:
     """Whether the lower-case word at ``at`` is read as a name where a change ends one or names what replaces
     it (:func:`_ended_slot`, :func:`_replacing_slot`), ending its clause or before a stop word as a name there
