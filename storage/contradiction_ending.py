@@ -357,6 +357,8 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
     "dejar de", "arrêter de" (``infinitive_ended``). Not a name (``_ending``), nor an end bounded in time ("stopped
     deploying until Monday": ``bounded``)."""
     found: list[tuple[tuple[int, ...], int]] = []
+    if _PRACTICE_OPENERS.isdisjoint(lowered):
+        return found
     count = len(slots)
     for i, word in enumerate(lowered):
         at = begun = None
@@ -403,6 +405,10 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
         if at is not None and not bounded(slots, lowered, anchor, marks, at):
             found.append((said, at))
     return found
+
+
+# Every practice's end :func:`practice_ends` reads holds one of these words: a text holding none ends none.
+_PRACTICE_OPENERS = STOPPING | _GIVING | _PRACTICE_ENDING | frozenset(_STOPPING_DE) | {"ne", "nicht"}
 
 
 def infinitive_ended(lowered: list[str], at: int) -> str | None:
