@@ -44,6 +44,10 @@ _PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), (
                     ("no", "longer", "maintained"), ("no", "longer", "in", "use"), *_AFTER_NAME)
 _PASSIVE_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # _PASSIVE_PHRASES by first word, in order
     p[0]: tuple(q for q in _PASSIVE_PHRASES if q[0] == p[0]) for p in _PASSIVE_PHRASES}
+# Every end :func:`_ending` reads holds one of these words: an ending verb, a word of each ending phrase (not "the",
+# "no"), "ne" of "ne ... plus", "mehr" of "kein ... mehr".
+_END_WORDS = ENDS | _PASSIVE_ENDING | {"ne", "mehr"} | frozenset(
+    p[1] if p[0] in ("the", "no") else p[0] for p in (*ENDING_PHRASES, *_PASSIVE_PHRASES))
 # Beside an end, words saying the name whole: what it is held as ("We cancelled our PagerDuty subscription") and,
 # after "from", what holds every tool ("Vault was removed from the stack"; not "from the staging cluster").
 _HELD_AS = frozenset("subscription subscriptions account accounts plan plans contract contracts license licence "
@@ -136,6 +140,8 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
     spoken: set[str] = set()
     denials: list[tuple[str, str]] = []
     reached: set[tuple[str, str]] = set()
+    if _END_WORDS.isdisjoint(lowered):
+        return ended, spoken, denials, reached
     count = len(slots)
 
     def named(j: int, step: int) -> int:  # past the names in a row from ``j``, in one clause
