@@ -44,6 +44,10 @@ _PASSIVE_PHRASES = (("gone",), ("the", "axe"), ("the", "ax"), ("the", "boot"), (
                     ("no", "longer", "maintained"), ("no", "longer", "in", "use"), *_AFTER_NAME)
 _PASSIVE_FROM: dict[str, tuple[tuple[str, ...], ...]] = {  # _PASSIVE_PHRASES by first word, in order
     p[0]: tuple(q for q in _PASSIVE_PHRASES if q[0] == p[0]) for p in _PASSIVE_PHRASES}
+# Every end :func:`_ending` reads holds one of these words: an ending verb, a word of each ending phrase (not "the",
+# "no"), "ne" of "ne ... plus", "mehr" of "kein ... mehr".
+_END_WORDS = ENDS | _PASSIVE_ENDING | {"ne", "mehr"} | frozenset(
+    p[1] if p[0] in ("the", "no") else p[0] for p in (*ENDING_PHRASES, *_PASSIVE_PHRASES))
 # Beside an end, words saying the name whole: what it is held as ("We cancelled our PagerDuty subscription") and,
 # after "from", what holds every tool ("Vault was removed from the stack"; not "from the staging cluster").
 _HELD_AS = frozenset("subscription subscriptions account accounts plan plans contract contracts license licence "
@@ -95,6 +99,16 @@ def _says_any(tokens: Tokens, words: frozenset[str]) -> bool:
     return any(t[0].lower() in words for t in tokens)
 
 
+# The words an end opens with: an ending verb, or the first word of an ending phrase (``may_end``).
+_END_OPENERS = ENDS | frozenset(p[0] for p in ENDING_PHRASES)
+
+
+def may_end(tokens: Tokens) -> bool:
+    """Whether :func:`_lower_name` may read a word of a text's ``tokens`` as a name: only when one of them
+    opens an end (``_END_OPENERS``), which :func:`_ended_slot` and :func:`_replacing_slot` both need."""
+    return _says_any(tokens, _END_OPENERS)
+
+
 def _lower_name(tokens: Tokens, at: int) -> bool:
     """Whether the lower-case word at ``at`` is read as a name where a change ends one or names what replaces
     it (:func:`_ended_slot`, :func:`_replacing_slot`), ending its clause or before a stop word as a name there
@@ -126,6 +140,8 @@ def _ending(slots: Slots, lowered: list[str], anchor: list[str | None],
     spoken: set[str] = set()
     denials: list[tuple[str, str]] = []
     reached: set[tuple[str, str]] = set()
+    if _END_WORDS.isdisjoint(lowered):
+        return ended, spoken, denials, reached
     count = len(slots)
 
     def named(j: int, step: int) -> int:  # past the names in a row from ``j``, in one clause
@@ -347,6 +363,8 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
     "dejar de", "arrêter de" (``infinitive_ended``). Not a name (``_ending``), nor an end bounded in time ("stopped
     deploying until Monday": ``bounded``)."""
     found: list[tuple[tuple[int, ...], int]] = []
+    if _PRACTICE_OPENERS.isdisjoint(lowered):
+        return found
     count = len(slots)
     for i, word in enumerate(lowered):
         at = begun = None
@@ -393,6 +411,10 @@ def practice_ends(slots: Slots, lowered: list[str], anchor: list[str | None],
         if at is not None and not bounded(slots, lowered, anchor, marks, at):
             found.append((said, at))
     return found
+
+
+# Every practice's end :func:`practice_ends` reads holds one of these words: a text holding none ends none.
+_PRACTICE_OPENERS = STOPPING | _GIVING | _PRACTICE_ENDING | frozenset(_STOPPING_DE) | {"ne", "nicht"}
 
 
 def infinitive_ended(lowered: list[str], at: int) -> str | None:

@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple
 
-from .contradiction_ending import (_LIGHT, _ending, _lower_name, _name_slot, bounded, infinitive_ended,
+from .contradiction_ending import (_LIGHT, _ending, _lower_name, _name_slot, bounded, infinitive_ended, may_end,
                                    practice_ends)
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
@@ -142,6 +142,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     skip = False
     sentence = -1
     hedged: set[int] = set()  # sentences that ask, suppose, deny or add (``HEDGES``)
+    ending = may_end(tokens)
     for i, (raw, initial, owner, ends, asked) in enumerate(tokens):
         sentence += initial
         lower = raw.lower()
@@ -174,7 +175,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
         if found is not None and found[0] == "name" and raw.isalpha() and raw[1:].islower() and i \
                 and tokens[i - 1][0].lower() in GERMAN_ARTICLES and not {i - 2, i - 1} <= particles:  # "van der"
             found = None  # a German noun: "Die Uhrzeit des Backups"
-        if found is None and (raw in LOWER_NAMES and _name_slot(tokens, i) or _lower_name(tokens, i)
+        if found is None and (raw in LOWER_NAMES and _name_slot(tokens, i) or ending and _lower_name(tokens, i)
                               or raw in lower_named):
             found = "name", raw, None
         if found is None:

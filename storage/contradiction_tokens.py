@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate
+from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate, may_end
 from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, GERMAN_ARTICLES, NAME_VERBS, NOT_NAMES,
                                   NUMBER_WORDS, ONWARD, SHORT, STOP, _BEFORE_VERB, Tokens, holding)
 from .timefmt import MONTH_NAMES, MONTH_SHORT, WEEKDAY_NAMES, YEAR
@@ -242,6 +242,8 @@ def lower_names(text: str) -> frozenset[str]:
     """Lower-case words ``text`` reads as names where a change ends one or names what replaces it
     (``_lower_name``): "pagerduty", "opsgenie" of "We dropped pagerduty for opsgenie"."""
     tokens = _tokens(text)
+    if not may_end(tokens):
+        return frozenset()
     return frozenset(tokens[i][0] for i in range(len(tokens)) if _lower_name(tokens, i))
 
 

@@ -156,9 +156,11 @@ class SqliteBackend:
         if self.damaged is not None:
             raise Damaged(self.damaged)
         try:
-            with self._lock, write_transaction(self._conn):
-                self._tx.begun(tenant, writes=True)
-                yield self._tx
+            with self._lock:
+                with write_transaction(self._conn):
+                    self._tx.begun(tenant, writes=True)
+                    yield self._tx
+                self._tx.committed()
         except StorageUnavailable as exc:  # (write_transaction rolled back and said it with db.damaged)
             if isinstance(exc.__cause__, (apsw.CorruptError, apsw.NotADBError)):
                 self.found_damage(exc.__cause__)
@@ -378,6 +380,7 @@ class SqliteBackend:
                 table = keyword_table(number)
                 self._conn.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
                 fill_keyword_index(self._conn, tenant, number)
+            self._tx.forget()  # (written here, not by its ``_index``)
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
         """Drop every vector and the vector index's cells, record ``model_id``/``dim``,

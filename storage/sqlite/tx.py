@@ -96,6 +96,8 @@ class SqliteTransaction:
         self._passing: dict[tuple, int] = {}
         self._newest: dict[tuple[str, str], int | None] = {}  # keyed (table, FTS5 expression)
         self._read_terms: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # keyed seq: ``_document_terms``
+        # A write transaction begun and not yet :meth:`committed`: what is kept may hold changes a rollback undid.
+        self._uncommitted = False
         self.tenant: str | None = None  # the tenant the transaction is bound to (its statistics count its memories)
         self.writes = False
         self._known_at: tuple[int, int] | None = None
@@ -105,16 +107,32 @@ class SqliteTransaction:
         self.tenant, self.writes = tenant, writes
         self._changes_at_begin = self.conn.total_changes()
         self._data_version = None
+        if self._uncommitted:  # the last write transaction rolled back
+            self.forget()
+        self._uncommitted = writes
+
+    def committed(self) -> None:
+        """Note that the write transaction begun last has committed: what was kept in it holds."""
+        self._uncommitted = False
+
+    def forget(self) -> None:
+        """Drop every answer kept (see ``_data``)."""
+        self._documents, self._passing, self._newest, self._read_terms, self._known_at = {}, {}, {}, {}, None
 
     def _data(self) -> None:
         """Forget the answers kept from earlier transactions unless no connection has changed
-        the data since (SQLite's ``data_version``, and this one's ``total_changes``).
-        Why: docs/storage-tuning.md#answers-kept-between-transactions."""
+        the data since (SQLite's ``data_version``, and this one's ``total_changes``); the terms'
+        document counts and memories' terms are kept across this connection's own changes, which
+        ``_index`` applies to them. Why: docs/storage-tuning.md#answers-kept-between-transactions."""
         if self._data_version is None:
             self._data_version = self._one("PRAGMA data_version")[0]  # type: ignore[index]
         now = (self._data_version, self.conn.total_changes())
-        if self._known_at != now or len(self._documents) + len(self._newest) + len(self._read_terms) > KEPT_ANSWERS:
-            self._documents, self._passing, self._newest, self._read_terms, self._known_at = {}, {}, {}, {}, now
+        if len(self._documents) + len(self._newest) + len(self._read_terms) > KEPT_ANSWERS \
+                or self._known_at is None or self._known_at[0] != now[0]:
+            self.forget()
+        elif self._known_at != now:
+            self._passing, self._newest = {}, {}
+        self._known_at = now
 
     def _one(self, query: str, params: object = ()) -> tuple | None:
         return self.conn.execute(query, params).fetchone()
@@ -595,6 +613,20 @@ class SqliteTransaction:
         self.conn.execute(command, (seq, index_text(content), index_text(context)))
         self.conn.execute("UPDATE keyword_tenants SET documents = documents + ? WHERE tenant = ?",
                           (-1 if delete else 1, tenant))
+        self._counted(table, seq, content, context, -1 if delete else 1)
+
+    def _counted(self, table: str, seq: int, content: str, context: str | None, change: int) -> None:
+        """Apply one entry of ``seq`` added (``change`` 1) to or removed (-1) from the keyword index ``table``
+        to the answers kept (``_data``): each term's document count in the entry's column, and ``seq``'s terms."""
+        self._read_terms.pop(seq, None)
+        if not self._documents:
+            return
+        for column, text in enumerate((content, context)):
+            for term in self._terms(text):
+                if (table, term) in self._documents:
+                    counts = list(self._documents[table, term])
+                    counts[column] += change
+                    self._documents[table, term] = (counts[0], counts[1])
 
     def _drop_as_context(self, tenant: str, seq: int, content: str) -> None:
         """Memories using ``seq`` (whose text is ``content``) as episode context lose it,
