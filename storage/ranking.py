@@ -235,8 +235,8 @@ def _newer(memory: Memory, other: Memory) -> bool:
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             similarities: Callable[[int, list[int]], dict[int, float]], question: str = "",
             kept: dict[int, tuple[int, Memory]] | None = None, overriding: set[int] | None = None) -> dict[int, str]:
-    """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (an event too when it says
-    a change to a value, ``contradiction.says_a_change``, and any memory when the question has one of
+    """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (an episode or failure too
+    when it says a change to a value, ``contradiction.says_a_change``, and any memory when the question has one of
     ``NOW_WORDS``), the newest later current memory (or an earlier one
     telling the change it restates: ``contradiction.newer_in_meaning``) on the same
     subject whose words contradict it (``contradiction.contradicts``) goes above it, in
@@ -262,7 +262,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     outdated: dict[int, str] = {}
     for older in top:
         old = c.rows[older]
-        if old.kind not in STATE_KINDS and not present and not says_a_change(old.content or ""):
+        if old.kind not in STATE_KINDS and not present and not (old.kind in EVENT_KINDS
+                                                               and says_a_change(old.content or "")):
             continue
         # The vectors first: a pair under every cosine gate contradicts nothing whatever its words say.
         others = [seq for seq in top if seq != older and not after_the_time(c, c.rows[seq])]
