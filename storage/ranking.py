@@ -262,8 +262,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     outdated: dict[int, str] = {}
     for older in top:
         old = c.rows[older]
-        if old.kind not in STATE_KINDS and not present and not (old.kind in EVENT_KINDS
-                                                               and says_a_change(old.content or "")):
+        if old.kind not in STATE_KINDS and not present and not says_a_change(old.content or ""):
             continue
         # The vectors first: a pair under every cosine gate contradicts nothing whatever its words say.
         others = [seq for seq in top if seq != older and not after_the_time(c, c.rows[seq])]
