@@ -6,7 +6,8 @@ Each pair is (older memory, newer memory, whether the newer contradicts the olde
 Two halves, A and B, were both written before the word test was tuned; the test was tuned on
 half A only and both are reported. Sets C and D were written apart (bench/contradiction_pairs_c.py,
 bench/contradiction_pairs_d.py: how each was used is said there); set E (bench/contradiction_pairs_e.py)
-holds names opening a sentence and change words beside another subject. Each half has contradicting pairs (a changed number, time,
+holds names opening a sentence and change words beside another subject; set F (bench/contradiction_pairs_f.py)
+outcomes, "now" beside a verb that adds, group compounds and names with particles. Each half has contradicting pairs (a changed number, time,
 day or date, host, name, version or path in the same slot; a negation; change words; a changed
 state) and as many non-contradicting near pairs (paraphrases, an added detail, the same value
 written differently, values in different slots, a negation said another way).
@@ -25,6 +26,7 @@ import sys
 from contradiction_pairs_c import PAIRS_C
 from contradiction_pairs_d import PAIRS_D
 from contradiction_pairs_e import PAIRS_E
+from contradiction_pairs_f import PAIRS_F
 from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement
 from memvault.storage.embeddings import Embedder
 from memvault.storage.ranking import SAME_SUBJECT
@@ -288,7 +290,8 @@ PAIRS_B = [
 
 HALVES = {"A (tuned on)": PAIRS_A, "B (not tuned on)": PAIRS_B,
           "C (written apart; the subject rules read its misses)": PAIRS_C, "D (run once, untuned)": PAIRS_D,
-          "E (names first, change words on another subject; read while adjusting)": PAIRS_E}
+          "E (names first, change words on another subject; read while adjusting)": PAIRS_E,
+          "F (outcomes, now beside a verb that adds, group compounds, name particles; run once)": PAIRS_F}
 
 
 def precision_recall(flagged: list[bool], truth: list[bool]) -> tuple[float, float]:

@@ -25,7 +25,7 @@ from .contradiction_compare import (_agreeing_not, _announced, _changes_subject,
                                     _shares_subject, _swapped, another_slot, attribute_changed, hands_another,
                                     holds_another, leaves_held, names_more, numbered_apart, part_left,
                                     thing_replaced)
-from .contradiction_reading import _read, values, values_of
+from .contradiction_reading import ADDING, _Read, _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
 from .contradiction_words import (ALIGNED, ASKED_KINDS, GIVING, HANDING, LEAVING, LOWER_NAMES, STOP, _ENDED,
                                   _POINT_VALUES, _SAME_STATE, _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
@@ -36,6 +36,12 @@ STRONG_SUBJECT = 0.45  # cosine enough for a strong disagreement (bench/contradi
 CHANGED_SUBJECT = 0.3  # cosine enough for change words on the older's subject (``judge``; docs/benchmarks.md)
 REFILLED_SUBJECT = 0.2  # cosine enough for a name slot refilled in two texts of ``TINY`` words (docs/benchmarks.md)
 TINY = 6  # words of a memory whose vector is mostly its names'
+
+
+def says_a_change(text: str) -> bool:
+    """Whether ``text`` says a change going to a value ("Upgraded the prod clusters from Kubernetes 1.27 to 1.28",
+    "Moved the standup to 10:30"): an event that states the state it left, as a fact would."""
+    return bool(_read(text).targets)
 
 
 def only_older(older: str, newer: str) -> frozenset[str]:
@@ -98,6 +104,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     denied = {v for v in values_of(new) - values_of(old) if _denied(new, v)}
     changes = [w for w in changes if w not in _ENDED] if new.ended or new.practices or denied else changes
     changes = [w for w in changes if w not in LEAVING or leaves_held(old, new)]
+    changes = [w for w in changes if w not in _SAID_NOW or not _adds_one_more(old, new)]  # "now likes techno"
     # a change of a value the older does not state: none at all where it names a word the older lacks ("We lowered
     # the memory alert from 95 to 85" / "The disk alert fires at 90"), else the values alone tell ("is 45 minutes")
     if changes and another_slot(old, new):
@@ -170,6 +177,19 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     if refilled:  # "We switched to Jenkins" / "We switched to GitHub Actions": no value's slot beside them
         return "different name: " + " → ".join(" ".join(t.shown for t in side) for side in swaps[0]), strong
     return None
+
+
+_SAID_NOW = _WHEN_CHANGED - _ENDED - {"instead"}  # "now", "these days": when, not what ended
+
+
+def _adds_one_more(old: _Read, new: _Read) -> bool:
+    """Whether each clause of ``new`` saying a change has a verb of ``ADDING`` and ``old`` one too: "Maya now likes
+    techno" adds a liking to "Maya likes jazz" and ends none ("no longer likes" says an end; "Ana is vegetarian" /
+    "Ana now eats fish" has no such verb in the older, "Ana eats no meat" denies one)."""
+    def adding(read: _Read) -> set[int]:
+        return {t.clause for t in read.sequence
+                if t.kind == "word" and t.shown in ADDING and not (t.subject or t.determined)}
+    return bool(new.change_clauses) and new.change_clauses <= adding(new) and bool(adding(old)) and not old.negated
 
 
 def _undated(older: str, newer: str) -> tuple[str, int] | None:

@@ -36,9 +36,10 @@ _ORDERING = frozenset({"over", "instead", "rather", "than", "vs", "versus", "not
 
 def _same_name(a: str, b: str) -> bool:
     """"postgres" and "postgresql": one name spelt out further (but "lindgarden-mesh" is another); "jonas" and
-    "jonas berg", "github" and "github actions": a name and one written side by side with it (``_whole_names``)."""
+    "jonas berg", "github" and "github actions": a name and one written side by side with it (``_whole_names``);
+    "ludwig beethoven" and "ludwig van beethoven": one without its particles."""
     short, long = sorted((a, b), key=len)
-    return long.startswith(short) and long[len(short):].isalpha() or short in long.split()
+    return long.startswith(short) and long[len(short):].isalpha() or set(short.split()) <= set(long.split())
 
 
 def _spelt_further(same: Callable[[str, str], bool], a: str, read_a: _Read, b: str, read_b: _Read) -> bool:
@@ -319,7 +320,7 @@ def _same_frame(older: str, newer: str, swap: tuple[tuple[_Token, ...], tuple[_T
     opcodes = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     content = [[[w for w in words if w not in STOP] for words in (a[i1:i2], b[j1:j2])]
                for tag, i1, i2, j1, j2 in opcodes if tag != "equal" and not STOP.issuperset(a[i1:i2] + b[j1:j2])]
-    return content == [[[t.shown for t in side] for side in swap]]
+    return content == [[[w for t in side for w in t.shown.split(" ") if w not in STOP] for side in swap]]
 
 
 def _choices(read: _Read, swapped: _Token) -> bool:

@@ -143,6 +143,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
     sentence = -1
     hedged: set[int] = set()  # sentences that ask, suppose, deny or add (``HEDGES``)
     ending = may_end(tokens)
+    joined: list[str] = []  # the particles since the last name ("de" of "Anne de Vries": ``_names_at``)
     for i, (raw, initial, owner, ends, asked) in enumerate(tokens):
         sentence += initial
         lower = raw.lower()
@@ -162,6 +163,7 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             blobs.add(i + 1)
             continue
         if i in particles:
+            joined.append(lower)
             continue
         following = tokens[i + 1][0].lower().rstrip(".") if i + 1 < len(tokens) else ""
         meridiem = _MERIDIEM.get(following)
@@ -183,7 +185,14 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
             marks.append((owner, ends, sentence))
             continue
         kind, norm, unit = found
-        month = _short_month(tokens, i) if kind == "name" else None
+        if joined and kind == "name" and slots and slots[-1][0] == "name":
+            # "Anne de Vries": one name, its particles kept, as "Anne Vries" would be another's
+            slots[-1] = ("name", " ".join((slots[-1][1], *joined, norm)), None)
+            marks[-1] = (owner, ends, sentence)
+            joined = []
+            continue
+        joined = []
+        month = _short_month(tokens, i) if kind == "name" and i + 1 not in particles else None  # "Jan van der Berg"
         if month is not None:
             kind, norm = "month", month  # "Dec 20" → "Jan 4": another month, as "December" → "January" is
         elif kind in ("number", "ident") and _calendar(tokens, i, kind, norm, unit):

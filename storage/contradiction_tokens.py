@@ -8,8 +8,8 @@ import re
 from functools import lru_cache
 
 from .contradiction_ending import _BE, _LOWER_WORD, _lower_name, _predicate, may_end
-from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, GERMAN_ARTICLES, NAME_VERBS, NOT_NAMES,
-                                  NUMBER_WORDS, ONWARD, SHORT, STOP, _BEFORE_VERB, Tokens, holding)
+from .contradiction_words import (ABBREVIATIONS, ALIGNED, CLAUSE_WORDS, GERMAN_ARTICLES, HEADS, NAME_VERBS,
+                                  NOT_NAMES, NUMBER_WORDS, ONWARD, SHORT, STOP, _BEFORE_VERB, Tokens, holding)
 from .timefmt import MONTH_NAMES, MONTH_SHORT, WEEKDAY_NAMES, YEAR
 
 # Days in the other languages whose words the test reads (French, German, Spanish), as English's.
@@ -161,7 +161,12 @@ def _tokens(text: str) -> Tokens:
         if _NE.match(token):  # "n'envoyons" read as "ne envoyons", as "ne déployons" is
             out.append((token[0] + "e", initial, False, False, False))
             token, initial = token[2:], False
-        if token:
+        parts = token.split("-")
+        if len(parts) > 1 and parts[-1].lower() in HEADS and all(part.isalpha() for part in parts):
+            # "Marketing-Team", "platform-team": the team of marketing, read as "marketing team" is
+            out.extend((part.lower(), initial and not at, owner and at == len(parts) - 1,
+                        ends and at == len(parts) - 1, False) for at, part in enumerate(parts))
+        elif token:
             out.append((token, initial, owner, ends, False))
         initial = raw[-1] in ".:" and raw.lower() not in ABBREVIATIONS
     return tuple(out)

@@ -25,8 +25,10 @@ STATES = ({"enabled", "disabled"}, {"open", "closed"}, {"optional", "required", 
           {"supported", "unsupported", "deprecated"}, {"locked", "unlocked"}, {"paid", "unpaid"},
           {"frozen", "lifted"}, {"paused", "resumed"}, {"blocked", "unblocked"}, {"suspended", "reinstated"})
 # Words saying a state of a group in other words: "off" is "disabled", "unfrozen" "lifted" ("on" only
-# ending its clause: "the flag is on", not "on Friday").
-_SAME_STATE = {"off": "disabled", "on": "enabled", "unfrozen": "lifted", "thawed": "lifted"}
+# ending its clause: "the flag is on", not "on Friday"); an outcome: "succeeded" is "passing", "failed" "failing".
+_SAME_STATE = {"off": "disabled", "on": "enabled", "unfrozen": "lifted", "thawed": "lifted",
+               "passed": "passing", "succeeded": "passing", "successful": "passing",
+               "failed": "failing", "unsuccessful": "failing"}
 _STATE_GROUP = {word: i for i, group in enumerate(STATES) for word in group}
 _STATE_GROUP |= {word: _STATE_GROUP[same] for word, same in _SAME_STATE.items()}
 NEGATIONS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "cannot", "avoid", "avoids"})

@@ -13,7 +13,7 @@ from itertools import islice
 
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, may_contradict,
-                            names_subject, newer_in_meaning, only_older, stem, values)
+                            names_subject, newer_in_meaning, only_older, says_a_change, stem, values)
 from .limits import GLOBAL_SCOPE
 from .newer_hits import with_newer
 from .query import EPISODE_GAP_MS, STOP_WORDS
@@ -235,8 +235,9 @@ def _newer(memory: Memory, other: Memory) -> bool:
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             similarities: Callable[[int, list[int]], dict[int, float]], question: str = "",
             kept: dict[int, tuple[int, Memory]] | None = None, overriding: set[int] | None = None) -> dict[int, str]:
-    """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (of any kind
-    when the question has one of ``NOW_WORDS``), the newest later current memory (or an earlier one
+    """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (an episode or failure too
+    when it says a change to a value, ``contradiction.says_a_change``, and any memory when the question has one of
+    ``NOW_WORDS``), the newest later current memory (or an earlier one
     telling the change it restates: ``contradiction.newer_in_meaning``) on the same
     subject whose words contradict it (``contradiction.contradicts``) goes above it, in
     ``scores``: raised just above it, taking its place however little of the question it holds
@@ -261,7 +262,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     outdated: dict[int, str] = {}
     for older in top:
         old = c.rows[older]
-        if old.kind not in STATE_KINDS and not present:
+        if old.kind not in STATE_KINDS and not present and not says_a_change(old.content or ""):
             continue
         # The vectors first: a pair under every cosine gate contradicts nothing whatever its words say.
         others = [seq for seq in top if seq != older and not after_the_time(c, c.rows[seq])]

@@ -352,13 +352,14 @@ def _unstopped(words: Words, places: range, most: int) -> list[str]:
 
 def _read(text: str) -> str:
     """What is read of ``text``: its first ``READ_CHARS`` characters, ending at a space (a long memory's
-    first words; linear and bounded, however long the memory), a hyphen before a plan's word a space."""
+    first words; linear and bounded, however long the memory), a hyphen before a plan's or a group's word a space."""
     read = text if len(text) <= READ_CHARS else text[:READ_CHARS].rsplit(None, 1)[0]
     return _TIER_HYPHEN.sub(" ", read)
 
 
-# "free-tier customers" is "free tier customers": the word before the plan's word is its tier (verify 59 N2).
-_TIER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=(?:tier|plan)s?\b)", re.I)
+# "free-tier customers" is "free tier customers": the word before the plan's word is its tier (verify 59 N2); so is
+# a group's ("Marketing-Team", "sales-team", "Berlin-office": ``HEADS``).
+_TIER_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=(?:%s)s?\b)" % "|".join(sorted(HEADS | {"tier", "plan"})), re.I)
 
 
 @lru_cache(maxsize=4096)

@@ -44,7 +44,7 @@ def test_a_name_opening_a_sentence_swapped_in_the_owners_slot_is_a_change(older:
 @pytest.mark.parametrize(("text", "names", "not_names"), [
     ("Alice owns the billing service.", {"alice"}, set()),
     ("Alice Martin owns the billing service.", {"alice", "martin"}, set()),
-    ("Anne de Vries owns the billing service.", {"anne", "vries"}, {"de"}),
+    ("Anne de Vries owns the billing service.", {"anne de vries"}, {"de", "anne", "vries"}),
     ("- Bob now leads the data team.", {"bob"}, set()),
     ("Notes\nPriya Nair is the release manager.", {"priya", "nair"}, {"notes"}),
     ("Maya's rent is 9,800 kronor a month.", {"maya"}, set()),
