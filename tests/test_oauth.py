@@ -134,7 +134,6 @@ def _served(folder: Path, max_age_s: int = JWKS_MAX_AGE_S) -> Iterator[tuple[Htt
                         "--oauth-jwks-url", issuer.jwks_url, "--oauth-tenant-claim", "org", port=port,
                         MEMVAULT_OAUTH_JWKS_MAX_AGE=str(max_age_s))
     try:
-        _until_warm(server, issuer, resource)
         yield server, issuer, resource, db
     finally:
         server.close()
@@ -158,6 +157,7 @@ def _until_warm(server: HttpServer, issuer: Issuer, resource: str) -> None:
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Issuer, str, Path]]:
     with _served(tmp_path_factory.mktemp("oauth")) as served:
+        _until_warm(*served[:3])
         yield served
 
 
