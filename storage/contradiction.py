@@ -44,6 +44,22 @@ def says_a_change(text: str) -> bool:
     return bool(_read(text).targets)
 
 
+def only_older(older: str, newer: str) -> frozenset[str]:
+    """``values`` of ``older`` that ``newer`` neither states nor writes as a word ("ana" of "Ana started
+    eating fish again", where "Ana", opening the text with no verb of state after it, is no name), less
+    the names of the older's subject when the newer says its change of it (``judge``'s 2: "ci" of "Our CI
+    runs on Jenkins" beside "We retired Jenkins"), and those beside a name of the older the newer ends or leaves,
+    in its clause: the slot it held ("ci" of "We use Jenkins for CI" beside "We ditched Jenkins for CircleCI")."""
+    new = _read(newer)
+    left = values(older) - values(newer) - {t.shown for t in new.sequence}
+    judged = judge(older, newer)
+    if judged is None or judged[1] < 2:
+        return left
+    old = _read(older)
+    clauses = {t.clause for t in old.sequence if t.key in new.ended | new.left}
+    return left - old.subjects - {t.key for t in old.sequence if t.clause in clauses}
+
+
 @lru_cache(maxsize=4096)
 def judge(older: str, newer: str) -> tuple[str, int] | None:
     """(why ``newer`` contradicts ``older``, how strong the evidence is: 0, 1 or 2) or None (see

@@ -13,7 +13,7 @@ from itertools import islice
 
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, may_contradict,
-                            names_subject, newer_in_meaning, says_a_change, stem, values)
+                            names_subject, newer_in_meaning, only_older, says_a_change, stem, values)
 from .limits import GLOBAL_SCOPE
 from .newer_hits import with_newer
 from .query import EPISODE_GAP_MS, STOP_WORDS
@@ -257,6 +257,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     kept = kept or {}
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
     candidate = {m.id: seq for seq, m in c.rows.items()}
+    asked = values(question)
     present = not NOW_WORDS.isdisjoint(w.strip("?.,!;:'\"") for w in question.lower().split())
     outdated: dict[int, str] = {}
     for older in top:
@@ -275,22 +276,23 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                       and _newer(c.rows[seq], old)
                       and (reason := contradicts(old.content or "", c.rows[seq].content or "",
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
-                      and _asked_of_both(question, old, c.rows[seq], reason)), None)
+                      and _asked_of_both(question, asked, old, c.rows[seq], reason)), None)
         if newer is None and (new := kept.get(older, (0, None))[1]) is not None and not after_the_time(c, new) \
-                and _asked_of_both(question, old, new, disagreement(old.content or "", new.content or "") or ""):
+                and _asked_of_both(question, asked & values(reason := disagreement(old.content or "", new.content or "")
+                                                             or ""), old, new, reason):
             newer = candidate.get(new.id)
             outdated[older] = new.id  # a kept pair's newer: ranked as below when a candidate, else named
         if newer is not None:
             scores[newer] = max(scores[newer], scores[older] + 1e-6)
             outdated[older] = c.rows[newer].id
-        elif old.scope == GLOBAL_SCOPE and (over := _override(c, scores, older, others, cosines, question)) \
+        elif old.scope == GLOBAL_SCOPE and (over := _override(c, scores, older, others, cosines, question, asked)) \
                 and overriding is not None:
             overriding.add(over)
     return outdated
 
 
 def _override(c: Candidates, scores: dict[int, float], older: int, others: list[int], cosines: dict[int, float],
-              question: str) -> int | None:
+              question: str, asked: set[str]) -> int | None:
     """Raise, in ``scores``, just above the ``global`` memory ``older`` the first of ``others`` of another scope
     whose words contradict it (by :func:`outdate`'s tests, either observed first): a scope's memory overrides a
     global one for that scope, both current and unmarked, the scope's first however little of the question it holds.
@@ -303,17 +305,17 @@ def _override(c: Candidates, scores: dict[int, float], older: int, others: list[
             continue  # under every cosine gate, either way round: no words read to order them
         first, then = (old, new) if not _newer(old, new) else (new, old)
         reason = contradicts(first.content or "", then.content or "", cosines.get(seq, -1.0), SAME_SUBJECT)
-        if reason is not None and _asked_of_both(question, first, then, reason):
+        if reason is not None and _asked_of_both(question, asked, first, then, reason):
             scores[seq] = max(scores[seq], scores[older] + 1e-6)
             return seq
     return None
 
 
-def _asked_of_both(question: str, old: Memory, new: Memory, reason: str | None) -> bool:
+def _asked_of_both(question: str, asked: set[str], old: Memory, new: Memory, reason: str | None) -> bool:
     """Whether ``question`` asks of what ``new`` changed in ``old`` (the tests of :func:`outdate`;
-    ``reason``, their disagreement, None: unknown). A value of the older's the question names ("is the standup
-    at 9:15?") is asked of both: the change is what the agent must hear of."""
+    ``reason``, their disagreement, None: unknown), ``asked`` its values."""
     return not (reason is not None and about_another_value(question, reason)) \
+        and not asked & only_older(old.content or "", new.content or "") \
         and not (names_subject(question, old.content or "", new.content or "")
                  and sibling(question, new.content or "") is not None) \
         and not asks_the_part_left(question, old.content or "", new.content or "")
