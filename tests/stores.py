@@ -48,6 +48,23 @@ def pair_recalled(store: Store, old: str, new: str, question: str, older_at: str
     return older, newer, hits
 
 
+def assert_outdates(store: Store, old: str, new: str, question: str, newer_first: bool = True) -> None:
+    """:func:`pair_recalled`, then: ``remember`` of ``new`` names the older as contradicted, and recall marks
+    the older outdated by the newer and leaves the newer unmarked (with ``newer_first``, the newer first)."""
+    older, newer, hits = pair_recalled(store, old, new, question)
+    assert [i for i, _ in newer.contradicts] == [older]
+    assert hits[older] == newer.id and hits.get(newer.id) is None
+    assert not newer_first or next(iter(hits)) == newer.id
+
+
+def assert_apart(store: Store, old: str, new: str, question: str, older_at: str = "2026-03-01T10:00:00Z") -> None:
+    """:func:`pair_recalled`, then: ``remember`` of ``new`` reports no contradiction and recall finds the older
+    and marks neither."""
+    older, newer, hits = pair_recalled(store, old, new, question, older_at)
+    assert newer.contradicts == ()
+    assert older in hits and hits[older] is None and hits.get(newer.id) is None
+
+
 def cosine(embedder, a: str, b: str) -> float:  # type: ignore[no-untyped-def]
     """The cosine of two texts' vectors by ``embedder``."""
     vectors = embedder.embed([a, b])

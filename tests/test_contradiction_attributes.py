@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from mcp import Client
-from stores import flagged, pair_recalled
+from stores import assert_apart, assert_outdates, flagged
 
 from memvault.server.app import build_server
 from memvault.server.config import Config
@@ -107,9 +107,7 @@ def test_a_valueless_change_another_thing_handed_or_another_slot_contradicts_not
      "Which iOS versions does the app support?"),
 ])
 def test_recall_puts_the_newer_first_and_marks_the_older(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert next(iter(hits)) == newer.id and hits[older] == newer.id
+    assert_outdates(real_store, old, new, question)
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [
@@ -118,8 +116,7 @@ def test_recall_puts_the_newer_first_and_marks_the_older(real_store: Store, old,
     ("Anna owns the API gateway", "The API gateway docs were handed to Nils", "Who owns the API gateway?"),
 ])
 def test_remember_and_recall_leave_the_older_current(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert newer.contradicts == () and older in hits and hits[older] is None
+    assert_apart(real_store, old, new, question)
 
 
 @pytest.mark.asyncio

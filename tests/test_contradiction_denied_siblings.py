@@ -6,7 +6,7 @@ or replaced in a slot both deny alike ("Don't deploy after 16:00" / "... 15:00")
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import assert_apart, assert_outdates
 
 from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
@@ -75,9 +75,7 @@ def test_a_value_stated_then_denied_ended_or_replaced_alike_is_still_a_change(ol
 
 @pytest.mark.parametrize(("old", "new"), AGREEING)
 def test_remember_and_recall_leave_the_denied_memory_current(real_store: Store, old, new):
-    older, newer, hits = pair_recalled(real_store, old, new, old)
-    assert newer.contradicts == ()
-    assert hits.get(older) is None and hits.get(newer.id) is None
+    assert_apart(real_store, old, new, old)
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [
@@ -90,6 +88,4 @@ def test_remember_and_recall_leave_the_denied_memory_current(real_store: Store, 
     ("CI uses Node 18", "CI uses Node 20", "which Node version does CI use?"),
 ])
 def test_remember_and_recall_still_outdate_a_true_change(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert hits[older] == newer.id
+    assert_outdates(real_store, old, new, question, newer_first=False)

@@ -10,7 +10,7 @@ backend."""
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import assert_apart, assert_outdates, pair_recalled
 
 from memvault.storage.contradiction import CHANGED_SUBJECT, STRONG_SUBJECT, contradicts, disagreement
 from memvault.storage.ranking import SAME_SUBJECT
@@ -199,10 +199,8 @@ def test_remember_reports_and_recall_puts_the_end_above_the_name_it_ended(real_s
 
 @pytest.mark.contract
 def test_the_older_of_an_ended_name_is_marked_even_when_the_newer_is_not_recalled(real_store: Store):
-    older, newer, hits = pair_recalled(real_store, "The on-call tool is PagerDuty", "We dropped PagerDuty for Opsgenie",
-                                       "what is the on-call tool?")
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert hits[older] == newer.id
+    assert_outdates(real_store, "The on-call tool is PagerDuty",
+                    "We dropped PagerDuty for Opsgenie", "what is the on-call tool?", newer_first=False)
 
 
 @pytest.mark.contract
@@ -214,9 +212,7 @@ def test_the_older_of_an_ended_name_is_marked_even_when_the_newer_is_not_recalle
     ("Secrets live in Vault", "Vault was removed from the staging cluster", "where do secrets live?"),
 ])
 def test_remember_and_recall_leave_an_end_of_another_slot_alone(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert newer.contradicts == ()
-    assert hits.get(older) is None and hits.get(newer.id) is None
+    assert_apart(real_store, old, new, question)
 
 
 def _chain(store: Store, texts: list[str]) -> list[str]:

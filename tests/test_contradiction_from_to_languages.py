@@ -6,7 +6,7 @@ going somewhere, outdates nothing (new-user trial 79 S7: ``contradiction_words.M
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import assert_apart, pair_recalled
 
 from memvault.storage.store import Store
 
@@ -52,9 +52,7 @@ def test_a_change_from_one_value_to_another_contradicts_the_older_in_every_langu
 
 @pytest.mark.parametrize(("old", "new"), APART)
 def test_a_move_of_another_thing_contradicts_nothing(real_store: Store, old, new):
-    older, newer, hits = pair_recalled(real_store, old, new, old)
-    assert newer.contradicts == ()
-    assert hits[older] is None
+    assert_apart(real_store, old, new, old)
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [

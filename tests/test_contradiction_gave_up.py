@@ -6,7 +6,7 @@ using" does; giving up another practice, or waiting, contradicts nothing, and th
 from __future__ import annotations
 
 import pytest
-from stores import flagged, pair_recalled
+from stores import assert_outdates, flagged
 
 from memvault.storage.store import Store
 
@@ -45,7 +45,5 @@ def test_giving_up_something_else_contradicts_nothing(real_embedder, old, new):
 
 
 def test_remember_names_the_older_and_recall_marks_it(real_store: Store):
-    older, newer, hits = pair_recalled(real_store, "We run nightly builds", "We gave up running nightly builds",
-                                       "Do we run nightly builds?")
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert hits[older] == newer.id
+    assert_outdates(real_store, "We run nightly builds",
+                    "We gave up running nightly builds", "Do we run nightly builds?", newer_first=False)

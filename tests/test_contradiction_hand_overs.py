@@ -5,7 +5,7 @@ a role over another thing, or a person going somewhere, changes nothing (issue 2
 from __future__ import annotations
 
 import pytest
-from stores import flagged, pair_recalled
+from stores import assert_outdates, flagged
 
 from memvault.storage.store import Store
 
@@ -56,6 +56,4 @@ def test_a_role_over_another_thing_or_a_person_going_somewhere_contradicts_nothi
      "¿Quién es responsable del API gateway?"),
 ])
 def test_recall_puts_the_new_holder_first_and_marks_the_older(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert next(iter(hits)) == newer.id and hits[older] == newer.id
+    assert_outdates(real_store, old, new, question)

@@ -7,7 +7,7 @@ que" (only) contradict nothing (issue 27 §2). Word tests at the packaged model'
 from __future__ import annotations
 
 import pytest
-from stores import flagged, pair_recalled
+from stores import assert_outdates, flagged
 
 from memvault.storage.store import Store
 
@@ -66,6 +66,4 @@ def test_an_end_of_another_thing_or_ne_que_contradicts_nothing(real_embedder, ol
     ("Nous envoyons le rapport chaque lundi", "Nous n'envoyons plus le rapport", "Envoyons-nous le rapport ?"),
 ])
 def test_remember_names_the_older_and_recall_marks_it(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert hits[older] == newer.id
+    assert_outdates(real_store, old, new, question, newer_first=False)

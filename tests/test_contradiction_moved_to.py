@@ -7,7 +7,7 @@ moving nothing ("my extended family", "I went to the gym", "The service passed i
 from __future__ import annotations
 
 import pytest
-from stores import flagged, pair_recalled
+from stores import assert_outdates, flagged
 
 from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
@@ -92,6 +92,4 @@ def test_the_word_test_reads_no_change_in_the_same_verbs_moving_no_value(old, ne
     ("Sara owns the checkout flow", "Responsibility for the checkout flow fell to Omar", "Who owns the checkout flow?"),
 ])
 def test_recall_puts_the_newer_first_and_marks_the_older_outdated(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert next(iter(hits)) == newer.id and hits[older] == newer.id
+    assert_outdates(real_store, old, new, question)

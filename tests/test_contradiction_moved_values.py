@@ -6,7 +6,7 @@ not state, or its subject another thing than the older's) and a newer that adds 
 from __future__ import annotations
 
 import pytest
-from stores import flagged, pair_recalled
+from stores import assert_apart, assert_outdates, flagged
 
 from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
@@ -162,9 +162,7 @@ def test_the_word_test_finds_no_change_in_another_value_or_values_added(old, new
     ("La réunion est le lundi", "La réunion a été reportée au mardi", "Quand est la réunion ?"),
 ])
 def test_recall_puts_the_moved_value_first_and_marks_the_older_outdated(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert next(iter(hits)) == newer.id and hits[older] == newer.id
+    assert_outdates(real_store, old, new, question)
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [
@@ -175,5 +173,4 @@ def test_recall_puts_the_moved_value_first_and_marks_the_older_outdated(real_sto
 ])
 def test_remember_and_recall_leave_the_older_current_beside_another_value_or_an_addition(
         real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert not newer.contradicts and older in hits and hits[older] is None
+    assert_apart(real_store, old, new, question)

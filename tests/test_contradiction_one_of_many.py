@@ -6,7 +6,7 @@ the tool for CI, a port, a preference between alternatives) still changes (new-u
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import assert_apart, pair_recalled
 
 from memvault.storage.store import Store
 
@@ -49,9 +49,7 @@ ONE_AT_A_TIME = [  # (older, newer): still a change
 
 @pytest.mark.parametrize(("old", "new"), BOTH_HOLD)
 def test_a_second_object_of_a_verb_of_many_outdates_nothing(real_store: Store, old, new):
-    older, newer, hits = pair_recalled(real_store, old, new, old)
-    assert newer.contradicts == ()
-    assert hits[older] is None and hits[newer.id] is None
+    assert_apart(real_store, old, new, old)
 
 
 @pytest.mark.parametrize(("old", "new"), ONE_AT_A_TIME)

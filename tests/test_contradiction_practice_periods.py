@@ -8,7 +8,7 @@ each backend."""
 from __future__ import annotations
 
 import pytest
-from stores import flagged, pair_recalled
+from stores import assert_outdates, flagged
 
 from memvault.storage.store import Store
 
@@ -48,10 +48,8 @@ def test_an_end_in_another_period_or_of_another_practice_contradicts_nothing(rea
 
 
 def test_remember_names_the_older_and_recall_marks_it(real_store: Store):
-    older, newer, hits = pair_recalled(real_store, "We archive old tickets every quarter",
-                                       "We stopped the quarterly archiving of old tickets", "Do we archive old tickets?")
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert hits[older] == newer.id
+    assert_outdates(real_store, "We archive old tickets every quarter",
+                    "We stopped the quarterly archiving of old tickets", "Do we archive old tickets?", newer_first=False)
 
 
 @pytest.mark.parametrize(("old", "new", "paired"), [

@@ -10,7 +10,7 @@ cosine first, then through remember and recall on each backend."""
 from __future__ import annotations
 
 import pytest
-from stores import cosine, flagged, pair_recalled
+from stores import assert_apart, assert_outdates, cosine, flagged
 
 from memvault.storage.contradiction import STRONG_SUBJECT
 from memvault.storage.store import Store
@@ -143,9 +143,7 @@ def test_tools_side_by_side_added_or_of_another_subject_contradict_nothing(real_
     ("Our CI runs on Poetry", "We moved CI from Poetry to uv", "what does our CI run on?"),
 ])
 def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert hits[older] == newer.id and hits[newer.id] is None
+    assert_outdates(real_store, old, new, question, newer_first=False)
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [
@@ -156,9 +154,7 @@ def test_remember_reports_and_recall_marks_the_older_of_a_refilled_slot(real_sto
     ("We use pip", "We also use uv", "which package manager do we use?"),
 ])
 def test_remember_and_recall_leave_tools_used_side_by_side_alone(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert newer.contradicts == ()
-    assert hits.get(older) is None and hits.get(newer.id) is None
+    assert_apart(real_store, old, new, question)
 
 
 def test_the_current_statement_leads_a_move_and_its_source_for_the_question_of_the_trial(real_store: Store):

@@ -7,7 +7,7 @@ each backend."""
 from __future__ import annotations
 
 import pytest
-from stores import flagged, pair_recalled
+from stores import assert_outdates, flagged, pair_recalled
 
 from memvault.storage.dating import split
 from memvault.storage.store import Store
@@ -65,9 +65,7 @@ def test_an_event_opening_a_statement_before_its_pronoun_is_split_off(text, even
     ("We deploy on Fridays", "Since the migration we no longer deploy on Fridays", "Do we deploy on Fridays?"),
 ])
 def test_remember_names_the_older_and_recall_marks_it(real_store: Store, old, new, question):
-    older, newer, hits = pair_recalled(real_store, old, new, question)
-    assert [i for i, _ in newer.contradicts] == [older]
-    assert hits[older] == newer.id
+    assert_outdates(real_store, old, new, question, newer_first=False)
 
 
 def test_recall_keeps_the_part_of_the_older_the_end_leaves(real_store: Store):

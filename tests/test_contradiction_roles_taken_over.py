@@ -7,7 +7,7 @@ role over another thing outdates nothing (new-user trial 79 S6: ``contradiction_
 from __future__ import annotations
 
 import pytest
-from stores import pair_recalled
+from stores import assert_apart, pair_recalled
 
 from memvault.storage.consolidate import consolidate
 from memvault.storage.store import Store
@@ -51,9 +51,7 @@ def test_a_role_taken_over_contradicts_the_older_holder(real_store: Store, old, 
 
 @pytest.mark.parametrize(("old", "new"), APART)
 def test_another_thing_taken_over_contradicts_nothing(real_store: Store, old, new):
-    older, newer, hits = pair_recalled(real_store, old, new, old)
-    assert newer.contradicts == ()
-    assert hits[older] is None
+    assert_apart(real_store, old, new, old)
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [

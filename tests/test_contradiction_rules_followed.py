@@ -6,7 +6,7 @@ stay changes (issue 27 §2, trial70 T6)."""
 from __future__ import annotations
 
 import pytest
-from stores import flagged, pair_recalled
+from stores import assert_apart, flagged
 
 from memvault.storage.contradiction import disagreement
 from memvault.storage.store import Store
@@ -43,6 +43,5 @@ def test_each_of_a_group_is_no_recurrence_and_a_change_of_it_still_contradicts()
 
 
 def test_remember_and_recall_leave_the_rule_current_beside_a_reported_change(real_store: Store):
-    older, newer, hits = pair_recalled(real_store, "The password must be rotated every 90 days.",
-                                       "The wifi password was changed yesterday.", "How often must passwords rotate?")
-    assert not newer.contradicts and older in hits and hits[older] is None
+    assert_apart(real_store, "The password must be rotated every 90 days.",
+                 "The wifi password was changed yesterday.", "How often must passwords rotate?")
