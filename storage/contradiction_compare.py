@@ -347,13 +347,23 @@ def _shares_subject(old: _Read, new: _Read, attribute: bool, head: bool = False)
     told = {clause: words - _WHEN or words for clause, words in told.items()}
     was = {clause: words - _WHEN or words for clause, words in was.items()}
     if not told or not was:
-        return True
+        return _names_alike(old, new)
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
     keys = {t.key for t in new.sequence}
     return any(2 * len(subject & had) > len(_headless(subject, had)) for subject in told.values()) or \
         any(_in_order(_headless(subject, keys), new.sequence, head) for subject in was.values()) \
         or _replaces(old, new) \
         or versioned(old, new) or _hands_over(old, new, had, was.values()) or attribute
+
+
+def _names_alike(old: _Read, new: _Read) -> bool:
+    """Whether two readings name a content word alike (its stem, or as written: "packaging" opening a sentence is
+    read as a name), or hold values of one kind other than a name (a time for a time: "Now at 10:00"). Where a pronoun
+    or nothing leads the clause of a change, this is all that ties it to the older text ("We migrated the website
+    ..." / "The office is in Lyon" share nothing)."""
+    def said(read: _Read) -> set[str]:
+        return set(read.words) | {t.shown.lower() for t in read.sequence}
+    return bool(said(old) & said(new)) or bool(set(old.values) & set(new.values) - {"name"})
 
 
 def _headless(subject: set[str] | frozenset[str], other: set[str] | frozenset[str]) -> set[str] | frozenset[str]:
