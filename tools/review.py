@@ -33,7 +33,8 @@ def review_document(store: Store, caller: Caller) -> str:
     short = store.short_ids(tenant=caller.tenant, ids=list(rows))
     now = store.clock()
     out = [f"# Review\n\nTenant `{caller.tenant}`, scopes {where}. {DATA} For each item: `supersede` the "
-           "outdated memory with what is true now (or `forget` it when it should go), or `confirm` a memory "
+           "outdated memory with what is true now (or `forget` it when it should go), `confirm` the older of a "
+           "pair with `beside` (the newer's id) when both hold, or `confirm` a memory "
            "that is still true. The `consolidate` prompt walks through it.\n"]
     out.append(f"\n## Contradicting pairs ({len(review.contradictions):,})\n\n")
     for older, newer, reason in pairs:
