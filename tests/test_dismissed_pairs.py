@@ -142,6 +142,36 @@ def test_a_dismissal_survives_a_restart(made_db, clock):
         again.close()
 
 
+def test_a_database_of_before_gets_the_table_and_a_confirmation_made_then_dismisses_no_pair(backend, made_db,
+                                                                                               clock):
+    import raw
+
+    from memvault.storage.postgres import schema as pg_schema
+    from memvault.storage.sqlite import schema as sqlite_schema
+
+    subject, old, true_change, also_holds = TWO_PAIRS[0]
+    first = Store(made_db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    older, changed, other = remembered(first, clock, old, true_change, also_holds)
+    consolidate(first)
+    clock.advance(60)
+    first.confirm(tenant="a", id=older)  # after both newers were stored: what dismissed every pair before
+    first.close()
+    raw.execute(made_db, "DROP TABLE dismissed_pairs")
+    if backend == "sqlite":
+        version = sqlite_schema.MIGRATIONS.index(sqlite_schema._V21_DISMISSED_PAIRS)
+        raw.execute(made_db, f"PRAGMA user_version = {version}")
+    else:
+        raw.execute(made_db, "UPDATE memvault_schema SET version = ?",
+                    pg_schema.MIGRATIONS.index(pg_schema._v_dismissed_pairs))
+    again = Store(made_db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        assert pairs(again) == {(older, changed), (older, other)}
+        again.confirm(tenant="a", id=older, beside=other)
+        assert pairs(again) == {(older, changed)} and marks(again, subject)[older] == changed
+    finally:
+        again.close()
+
+
 @pytest.mark.parametrize(("beside", "args", "error", "words"), [
     ("missing", {}, NotFound, "no memory with id"),
     ("itself", {}, InvalidInput, "names the memory confirmed"),
