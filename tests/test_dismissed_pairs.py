@@ -242,3 +242,42 @@ async def test_over_the_wire_confirm_beside_dismisses_that_pair_only_and_a_resta
         assert r.is_error and names_field(r.content[0].text, "beside"), r.content[0].text
         r = await c.call_tool("confirm", {"id": older, "beside": other, "outcome": "success"})
         assert r.is_error and names_field(r.content[0].text, "beside"), r.content[0].text
+
+
+@pytest.mark.parametrize("reversed_lines", [False, True], ids=["in-order", "newest-line-first"])
+def test_a_dismissal_travels_with_export_and_import(store, new_db, clock, reversed_lines):
+    from memvault.storage import transfer
+
+    subject, old, true_change, also_holds = TWO_PAIRS[0]
+    older, changed, other = remembered(store, clock, old, true_change, also_holds)
+    consolidate(store)
+    store.confirm(tenant="a", id=older, beside=other)
+    lines = [line for line in transfer.export_lines(store, "a") if '"content"' in line]
+    records = {r["id"]: r for r in map(json.loads, lines)}
+    assert records[older][transfer.BESIDE] == [other] and records[other][transfer.BESIDE] == [older]
+    assert transfer.BESIDE not in records[changed]
+    target = Store(new_db(), FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
+    try:
+        for _ in range(2):  # a second import adds nothing
+            transfer.import_lines(target, lines[::-1] if reversed_lines else lines, tenant="a", scope="proj")
+        consolidate(target)
+        assert pairs(target) == {(older, changed)} and marks(target, subject)[older] == changed
+        with target.backend.read("a") as tx:
+            assert tx.dismissed("a", [older, changed, other]) == {(older, other), (other, older)}
+    finally:
+        target.close()
+
+
+def test_an_imported_dismissal_naming_no_memory_of_the_tenant_dismisses_nothing_and_a_bad_one_fails_its_line(
+        store, clock):
+    from memvault.storage import transfer
+
+    line = {"content": "The billing service listens on port 8001.", "kind": "fact",
+            "id": "0190e1f2-0000-7000-8000-000000000001", transfer.BESIDE: ["0190e1f2-0000-7000-8000-000000000002"]}
+    done = transfer.import_lines(store, [json.dumps(line)], tenant="a", scope="proj")
+    assert done.imported == 1 and not done.failed
+    with store.backend.read("a") as tx:
+        assert tx.dismissed("a", [line["id"]]) == set()
+    bad = {**line, "id": "0190e1f2-0000-7000-8000-000000000003", transfer.BESIDE: "all of them"}
+    done = transfer.import_lines(store, [json.dumps(bad)], tenant="a", scope="proj")
+    assert [(f.field, "must be a list" in f.message) for f in done.failed] == [(transfer.BESIDE, True)]
