@@ -244,11 +244,16 @@ def build_server(
         note: Annotated[str, _text("With outcome failure: how it failed, in a few words (e.g. 'step 3 "
                                    "timed out on the VPN').", limits.REASON_MAX_CHARS)
                         ] = None,  # type: ignore[assignment]
+        beside: Annotated[MemoryId, Field(description=(  # type: ignore[assignment]
+            "The id of a memory listed as contradicting this one (memory://review's pair, or a recall hit's "
+            "possibly_outdated_by) when both hold: that pair leaves review and recall stops marking either as "
+            "outdated by the other. Other pairs of this memory stay. Not with outcome."))] = None,
     ) -> Annotated[CallToolResult, s.ConfirmResult]:
         """Say that a stored memory is still true (its strength rises, so it ranks higher and stays out
-        of review), or record how a procedure went when you followed it: outcome success or failure with
-        a note. Two failures in a row flag the procedure for review. For a memory that changed, use
-        supersede instead."""
+        of decayed review), or record how a procedure went when you followed it: outcome success or failure
+        with a note. Two failures in a row flag the procedure for review. A confirmation alone settles no
+        contradiction: when two contradicting memories both hold, confirm the older with beside: the newer's
+        id. For a memory that changed, use supersede instead."""
         return await _call(ctx, "confirm", locals())
 
     @mcp.prompt(

@@ -157,7 +157,9 @@ COMMANDS: dict[str, tuple[str, Flags]] = {
     "confirm": ("Confirm a memory still holds (its strength rises), or record a run of a procedure.",
                 {**MEMORY_ID, **DB, "--tenant": LEADING["--tenant"], **JSON,
                  "--outcome": {"metavar": "success|failure", "help": "a procedure's run: how it went"},
-                 "--note": {"help": "with --outcome failure: the failure mode"}}),
+                 "--note": {"help": "with --outcome failure: the failure mode"},
+                 "--beside": {"metavar": "ID", "help": "a memory contradicting this one when both hold: that pair "
+                              "leaves review"}}),
     "stats": ("Counts of memories by state, kind, tenant and scope.", {**DB, **JSON}),
     "reindex": ("Rebuild the keyword index and every vector; Ctrl-C stops it, a re-run resumes.",
                 {**DB, "--model-dir": LEADING["--model-dir"], **JSON}),

@@ -46,7 +46,7 @@ TOOLS: dict[str, tuple[str, Callable[[argparse.Namespace], dict[str, Any]], Call
     "forget": ("forget", lambda a: {"id": a.id, "reason": a.reason, "include_history": a.history,
                                     "session_id": a.session},
                lambda t, r: t.render(r)),
-    "confirm": ("confirm", lambda a: {"id": a.id, "outcome": a.outcome, "note": a.note},
+    "confirm": ("confirm", lambda a: {"id": a.id, "outcome": a.outcome, "note": a.note, "beside": a.beside},
                 lambda t, r: t.render(r)),
     "supersede": ("supersede", lambda a: {"id": a.id, "content": _text(a.content), "by": a.by, "reason": a.reason,
                                           **_fields(a)},

@@ -289,6 +289,11 @@ class Reader(Protocol):
         of the caller's scopes)."""
         ...
 
+    def dismissed(self, tenant: str, ids: list[str]) -> set[tuple[str, str]]:
+        """The pairs ``(id, other)`` of ``ids`` that an agent judged both true (:meth:`Writer.dismiss`): no
+        contradiction, whichever is older. By the primary key, one lookup per id."""
+        ...
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         """Every API key by its stored hash, oldest first (by creation time, then id); with
         ``key_hash``, only the key of that hash (the caller compares in constant time)."""
@@ -373,6 +378,11 @@ class Writer(Reader, Protocol):
         with ``reason``; ``old_id`` is no longer any episode's context."""
         ...
 
+    def dismiss(self, tenant: str, memory_id: str, other_id: str, now: int) -> None:
+        """Record that the memories ``memory_id`` and ``other_id`` both hold (at ``now``, ms): read by
+        :meth:`Reader.dismissed` either way round; another pair of either is not affected."""
+        ...
+
     def release(self, digest_id: str, ids: list[str]) -> None:
         """Make the memories ``ids`` that are compacted into ``digest_id`` current again (their
         link and its reason cleared); others are left as they are."""
@@ -380,8 +390,8 @@ class Writer(Reader, Protocol):
 
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         """Empty a memory into a tombstone: content, hash, source, tags, reason, keyword
-        entry, vectors, idempotency keys and its runs' notes go; ``forgotten_at``/``forget_reason`` are
-        set; memories using it as context lose it; a scrub is recorded as due."""
+        entry, vectors, idempotency keys, its runs' notes and its dismissed pairs go;
+        ``forgotten_at``/``forget_reason`` are set; memories using it as context lose it; a scrub is recorded as due."""
         ...
 
     def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray], model: str) -> bool:

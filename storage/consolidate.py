@@ -287,7 +287,8 @@ def scan(
     and, for a brief one, its best keyword matches (``candidates.worded_near``);
     a pair at cosine >= ``ranking.SAME_SUBJECT`` (or lower for strong evidence:
     ``contradiction.least_cosine``) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
-    longer both current, or whose older was confirmed since (``strength.upheld``), are dropped. A memory whose vector is pending is kept aside (up to
+    longer both current, or that an agent judged both true (``Reader.dismissed``), are dropped. A memory
+    whose vector is pending is kept aside (up to
     ``PENDING_KEPT``; past that the mark stops before it) and compared by a later scan once it has
     one. ``SCAN_BATCH`` memories a step, ``stop()`` asked before each (a tenant with none new asks nothing)
     and the state saved after what was compared (ids and seqs only, never text)."""
@@ -325,8 +326,8 @@ def scan(
             pending += [p for p in left if p in retried] if retry else [p for p in state["pending"] if p not in batch]
             named = sorted({i for p in pairs for i in p})
             members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
-        live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p)
-                and not strength.upheld(members[p[0]], members[p[1]])}
+            dismissed = tx.dismissed(tenant, sorted({older for older, _ in pairs}))
+        live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p) and p not in dismissed}
         live = set(_newest(live))
         report.contradictions += len(live - before)
         pending = sorted(set(pending))
@@ -452,9 +453,9 @@ def _disagreeing(tx: Reader, seq: int, memory: Memory, now: int) -> set[tuple[st
 
 def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = None,
            pairs: int | None = None) -> Review:
-    """What waits in ``scopes``: the kept contradicting pairs still both current whose older was not
-    confirmed since the newer was stored (``strength.upheld``; the verdict the scan or ``remember``
-    kept is never judged again here), among the first ``pairs`` kept of ``scopes`` (None: all; else
+    """What waits in ``scopes``: the kept contradicting pairs still both current that no agent judged both
+    true (``Reader.dismissed``; the verdict the scan or ``remember`` kept is never judged again here),
+    among the first ``pairs`` kept of ``scopes`` (None: all; else
     ``pairs_more`` when more are kept), with today's reason for the first
     ``reasons`` of them (None: all; a count needs none); current memories of
     ``strength.REVIEWED_KINDS`` that need review, weakest first, read oldest written first among
@@ -468,10 +469,11 @@ def review(store: Store, tenant: str, scopes: list[str], reasons: int | None = N
         pairs_more = pairs is not None and len(kept) > pairs
         kept = kept[:pairs]
         rows = {m.id: m for m in tx.memories(tenant, ids=sorted({i for p in kept for i in p})).values()}
+        dismissed = tx.dismissed(tenant, sorted({older for older, _ in kept})) if kept else set()
         contradictions: list[tuple[str, str, str | None]] = []
         for older_id, newer_id in kept:
             older, newer = rows.get(older_id), rows.get(newer_id)
-            if not _waiting(older, newer, now, scopes):
+            if not _waiting(older, newer, now, scopes, dismissed):
                 continue
             asked = reasons is None or len(contradictions) < reasons
             contradictions.append((older_id, newer_id, _reason(older, newer) if asked else None))
@@ -511,12 +513,13 @@ def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
             reached.add(at)
             left += newers.get(at, [])
     rows = {m.id: (seq, m) for seq, m in tx.memories(tenant, ids=sorted(reached)).items()}
+    dismissed = tx.dismissed(tenant, sorted(reached))
     ends = {}
     for older_id, end in first.items():
         seen = {older_id, end[1].id}
         for _ in range(CHAIN_STEPS):
             on = next((rows[i] for i in reversed(newers.get(end[1].id, []))
-                       if i in rows and _waiting(end[1], rows[i][1], now, scopes)), None)
+                       if i in rows and _waiting(end[1], rows[i][1], now, scopes, dismissed)), None)
             if on is None or on[1].id in seen:  # its end, or a cycle back
                 break
             end = on
@@ -528,22 +531,26 @@ def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
 def waiting_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
                   scopes: list[str]) -> dict[str, tuple[int, Memory]]:
     """For each memory of ``older`` (id: memory) the older of a kept pair waiting for review, its newest newer
-    memory: {older id: (newer seq, newer memory)}; one lookup of the pairs and one of the rows, by index."""
+    memory: {older id: (newer seq, newer memory)}; one lookup of the pairs, one of the rows and one of the
+    dismissed pairs, by index."""
     pairs = tx.review_pairs(tenant, older=sorted(older)) if older else []
     if not pairs:
         return {}
     rows = {m.id: (seq, m) for seq, m in tx.memories(tenant, ids=sorted({n for _, n in pairs})).items()}
+    dismissed = tx.dismissed(tenant, sorted({o for o, _ in pairs}))
     newest: dict[str, tuple[int, Memory]] = {}
     for older_id, newer_id in sorted(pairs, key=lambda pair: pair[1]):  # ids sort as written: the newest last
-        if _waiting(older[older_id], rows.get(newer_id, (0, None))[1], now, scopes):
+        if _waiting(older[older_id], rows.get(newer_id, (0, None))[1], now, scopes, dismissed):
             newest[older_id] = rows[newer_id]
     return newest
 
 
-def _waiting(older: Memory | None, newer: Memory | None, now: int, scopes: list[str]) -> bool:
-    """Whether a kept pair waits for review: both shown in ``scopes`` and the older not upheld since."""
+def _waiting(older: Memory | None, newer: Memory | None, now: int, scopes: list[str],
+             dismissed: set[Pair]) -> bool:
+    """Whether a kept pair waits for review: both shown in ``scopes`` and not among ``dismissed``
+    (``Reader.dismissed``: an agent judged both true)."""
     return older is not None and newer is not None and all(_shown(m, now, scopes) for m in (older, newer)) \
-        and not strength.upheld(older, newer)
+        and (older.id, newer.id) not in dismissed
 
 
 def _reason(older: Memory, newer: Memory) -> str:

@@ -40,20 +40,20 @@ def visible(memory: Memory, now: int) -> Memory:
     return memory
 
 
-def resolve(tx: Reader, tenant: str, given: str) -> Memory:
+def resolve(tx: Reader, tenant: str, given: str, field: str = "id") -> Memory:
     """The memory of ``tenant`` named by ``given`` (any case, or a unique prefix of at least
-    ``ID_PREFIX_MIN_CHARS``); other tenants' ids are never looked at.
+    ``ID_PREFIX_MIN_CHARS``); other tenants' ids are never looked at. Errors name ``field``.
 
     Raises:
         InvalidInput: not an id (:func:`validate.id_text`), or an ambiguous prefix.
         NotFound: nothing matches.
     """
-    wanted = validate.id_text("id", given)
+    wanted = validate.id_text(field, given)
     rows = list(tx.memories(tenant, prefix=wanted, limit=2).values())
     if not rows:
-        raise NotFound(given)
+        raise NotFound(given, field)
     if len(rows) > 1 and rows[0].id != wanted:
-        raise validate.ambiguous_id("id", given)
+        raise validate.ambiguous_id(field, given)
     return rows[0]
 
 def row(tx: Reader, tenant: str, memory_id: str) -> Memory:

@@ -264,12 +264,23 @@ class Upkeep:
         return self.worker.submit("damage check", check)
 
     def start_consolidation(self) -> None:
-        """Have the worker consolidate every tenant, a step at a time (``consolidate.consolidate``)."""
-        from .consolidate import consolidate
+        """Have the worker consolidate every tenant, a step at a time (``consolidate.consolidate``), logging
+        each digest written and the contradicting pairs each turn found (ids and counts, never text)."""
+        from .consolidate import Compacted, consolidate
 
         self._writes = 0
         compacted: set[str] = set()
-        self.worker.in_turns("consolidation", lambda stop: consolidate(self.store, stop=stop, compacted=compacted))
+
+        def written(done: Compacted) -> None:
+            log.info("consolidation: %d episodes of tenant %s, scope %s, week %s compacted into digest %s",
+                     len(done.sources), done.tenant, done.scope, done.week, done.digest_id)
+
+        def turn(stop: Callable[[], bool]) -> None:
+            report = consolidate(self.store, stop=stop, progress=written, compacted=compacted)
+            if report.contradictions:
+                log.info("consolidation: %d new contradicting pairs kept for review", report.contradictions)
+
+        self.worker.in_turns("consolidation", turn)
 
     def start(self) -> None:
         """Have the worker erase what had expired by now and scrub (:meth:`run_due`, without ``retry``)."""

@@ -80,9 +80,11 @@ class ForgetOutcome:
 class ConfirmOutcome:
     """What ``Store.confirm`` did: ``memory`` as stored after it; ``runs``, a procedure's runs
     (None for other kinds); ``outcome``, the run recorded (None: a plain confirmation);
-    ``redacted``, ``("private",)`` when the note's ``<private>`` spans were dropped (never stored)."""
+    ``redacted``, ``("private",)`` when the note's ``<private>`` spans were dropped (never stored);
+    ``beside``, the id of the memory it was judged to hold beside (that pair dismissed), None for none."""
 
     memory: Memory
     runs: RunSummary | None = None
     outcome: str | None = None
     redacted: tuple[str, ...] = ()
+    beside: str | None = None

@@ -20,7 +20,7 @@ from .query import EPISODE_GAP_MS, STOP_WORDS
 from .records import Memory
 from .siblings import sibling
 from .timewords import names_another, names_the_weekday
-from .strength import strength, upheld
+from .strength import strength
 from .subjects import near_miss
 
 # --- fusion (docs/retrieval-tuning.md#fusion) ---------------------------------------
@@ -234,7 +234,8 @@ def _newer(memory: Memory, other: Memory) -> bool:
 
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
             similarities: Callable[[int, list[int]], dict[int, float]], question: str = "",
-            kept: dict[int, tuple[int, Memory]] | None = None, overriding: set[int] | None = None) -> dict[int, str]:
+            kept: dict[int, tuple[int, Memory]] | None = None, overriding: set[int] | None = None,
+            dismissed: Callable[[list[str]], set[tuple[str, str]]] = lambda ids: set()) -> dict[int, str]:
     """Among the first ``OUTDATED_TOP`` of ``order``: for each current state memory (an episode or failure too
     when it says a change to a value, ``contradiction.says_a_change``, and any memory when the question has one of
     ``NOW_WORDS``), the newest later current memory (or an earlier one
@@ -244,7 +245,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     (docs/retrieval-tuning.md#newer). Not when the question names a value only the older one holds ("number 17"
     asks for 17) or the word naming its subject where the newer names a sibling of it
     (``siblings.sibling``: "staging" beside "production"; not "kept" beside "retention"), nor
-    when the older was confirmed after the newer was stored (``strength.upheld``), nor when the value
+    when an agent judged the pair both true (``dismissed(ids)``: the pairs of those ids so judged, read once,
+    at the first pair whose words disagree; ``Reader.dismissed``), nor when the value
     they disagree on is of a kind the question does not ask for (``contradiction.about_another_value``:
     a port for "which host"), nor when the question asks about a part of the older the newer leaves
     out (``contradiction.asks_the_part_left``: "the web app" of "the web app and the API"), nor by a
@@ -256,6 +258,13 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
     ``overriding``). Returns {older seq: newer id} (docs/retrieval-tuning.md#newer)."""
     kept = kept or {}
     top = [seq for seq in order[:OUTDATED_TOP] if c.rows[seq].superseded_by is None and c.rows[seq].content]
+    judged: list[set[tuple[str, str]]] = []
+
+    def held() -> set[tuple[str, str]]:
+        if not judged:
+            judged.append(dismissed([c.rows[seq].id for seq in top]))
+        return judged[0]
+
     candidate = {m.id: seq for seq, m in c.rows.items()}
     asked = values(question)
     present = not NOW_WORDS.isdisjoint(w.strip("?.,!;:'\"") for w in question.lower().split())
@@ -272,10 +281,10 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         later = sorted((seq for seq in others if c.rows[seq].scope == old.scope and may_contradict(
             old.content or "", c.rows[seq].content or "", cosines.get(seq, -1.0), SAME_SUBJECT)),
             key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        newer = next((seq for seq in later if not upheld(old, c.rows[seq])  # the cheapest test first
-                      and _newer(c.rows[seq], old)
+        newer = next((seq for seq in later if _newer(c.rows[seq], old)
                       and (reason := contradicts(old.content or "", c.rows[seq].content or "",
                                                  cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
+                      and (old.id, c.rows[seq].id) not in held()
                       and _asked_of_both(question, asked, old, c.rows[seq], reason)), None)
         if newer is None and (new := kept.get(older, (0, None))[1]) is not None and not after_the_time(c, new) \
                 and _asked_of_both(question, asked & values(reason := disagreement(old.content or "", new.content or "")
@@ -475,13 +484,15 @@ def rank(
     cosines: Callable[[list[int]], dict[tuple[int, int], float]] = lambda seqs: {}, question: str = "",
     asked: str = "", kept: Callable[[list[int]], dict[int, tuple[int, Memory]]] = lambda seqs: {},
     admitted: Callable[[Memory], bool] = lambda memory: True,
+    dismissed: Callable[[list[str]], set[tuple[str, str]]] = lambda ids: set(),
 ) -> Ranking:
     """Fuse, judge and order the candidates of one recall: ``cosines(seqs)``, ``{(a, b): cosine}`` of
     memory ``a`` to memory ``b`` for every two of ``seqs`` with vectors (``backend.Found.pairs``);
     ``question``, its words, for :func:`outdate`; ``asked``, the question as asked (its time words
     too), for ``siblings.sibling``; ``kept(seqs)``, the newer (seq, memory) of each of ``seqs`` in a kept
     contradicting pair, for :func:`outdate`; ``admitted(memory)``, whether a memory no search found passes
-    the recall's filters (``newer_hits.with_newer``). More: docs/retrieval-tuning.md#ranking-rank."""
+    the recall's filters (``newer_hits.with_newer``); ``dismissed(ids)``, the pairs of those memory ids an
+    agent judged both true (``Reader.dismissed``), for :func:`outdate`. More: docs/retrieval-tuning.md#ranking-rank."""
     if not c.rows or (c.degraded is None and not answers(c, unknown_names)):
         return Ranking([], True)
     keyword_rank = keyword_ranks(c.keyword)
@@ -496,7 +507,7 @@ def rank(
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     pairs = kept(order[:OUTDATED_TOP])
     overriding: set[int] = set()  # raised over a global memory: kept as a hit however little it matches
-    outdated = outdate(order, c, scores, similarities, question, pairs, overriding)
+    outdated = outdate(order, c, scores, similarities, question, pairs, overriding, dismissed)
     order = sorted(scores, key=scores.__getitem__, reverse=True)
     same_conversation(order, c, scores)
     order = sorted(scores, key=scores.__getitem__, reverse=True)

@@ -168,4 +168,5 @@ class Retriever:
                 return {older[i]: row for i, row in newer.items()}
 
             return found, ranking_rules.rank(found, filters.now, found.unknown_names, cosines, words_query, query,
-                                             kept, lambda memory: admits(filters, memory))
+                                             kept, lambda memory: admits(filters, memory),
+                                             lambda ids: tx.dismissed(filters.tenant, ids))

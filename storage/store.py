@@ -721,17 +721,21 @@ class Store:
     # -- confirmations and runs ----------------------------------------------------------
 
     def confirm(
-        self, *, tenant: str, id: str, outcome: str | None = None, note: str | None = None
+        self, *, tenant: str, id: str, outcome: str | None = None, note: str | None = None,
+        beside: str | None = None,
     ) -> ConfirmOutcome:
         """Record that the current memory ``id`` still holds (one more confirmation: its strength
         rises), or a run of a procedure: ``outcome`` "success" (a run and a confirmation) or
-        "failure" (a run with ``note``, the failure mode; no confirmation). One transaction.
+        "failure" (a run with ``note``, the failure mode; no confirmation). With ``beside``, the id of
+        another current memory: the two both hold, so that pair is no contradiction
+        (``Writer.dismiss``); a confirmation without it dismisses no pair. One transaction.
 
         Raises:
-            NotFound: no such memory in this tenant.
-            Conflict: it was forgotten, expired or superseded.
+            NotFound: no such memory in this tenant (``id`` or ``beside``).
+            Conflict: it (or ``beside``) was forgotten, expired or superseded.
             InvalidInput: another outcome, an outcome for a memory that is not a procedure, or a
-                note without a failure, too long or holding a credential.
+                note without a failure, too long or holding a credential; ``beside`` with an outcome,
+                or naming ``id`` itself.
         """
         from .outcomes import ConfirmOutcome
 
@@ -744,6 +748,9 @@ class Store:
         note = validate.short_text("note", note, REASON_MAX_CHARS)
         if note is not None and outcome != "failure":
             raise InvalidInput("note", "is the failure mode of a run: give it with `outcome` failure")
+        if beside is not None and outcome is not None:
+            raise InvalidInput("beside", "names a contradicting memory that holds beside this one: give it "
+                                         "without `outcome`")
         with self.backend.write(tenant) as tx:
             memory = history.resolve(tx, tenant, id)  # read under the row's lock, as supersede does
             now = self.clock()
@@ -751,6 +758,7 @@ class Store:
             if gone is not None:
                 raise Conflict("id", f"memory {memory.id} {gone}, so it cannot be confirmed: remember it "
                                      "again")
+            other = None if beside is None else self._beside(tx, tenant, memory, beside, now)
             digest = history.compacted_into(memory)
             if digest is not None:
                 raise Conflict("id", f"memory {memory.id} is an old episode compacted into the digest {digest}: "
@@ -764,12 +772,28 @@ class Store:
                                               f"{memory.kind}: confirm it without an outcome")
             if outcome != "failure":
                 tx.confirm(memory.id, now)
+            if other is not None:
+                tx.dismiss(tenant, memory.id, other.id, now)
             if outcome is not None:
                 tx.add_run(memory.id, now, outcome, note)
             runs = tx.runs(tenant, [memory.id]).get(memory.id, [])
             stored = history.row(tx, tenant, memory.id)
         return ConfirmOutcome(stored, summarize(runs) if memory.kind == "procedure" else None, outcome,
-                              (validate.PRIVATE_REMOVED,) if private else ())
+                              (validate.PRIVATE_REMOVED,) if private else (), other and other.id)
+
+    @staticmethod
+    def _beside(tx: Writer, tenant: str, memory: Memory, beside: str, now: int) -> Memory:
+        """The current memory ``beside`` names (an id or unique prefix), read under its row's lock, for
+        ``confirm``. Raises NotFound, Conflict (forgotten, expired or superseded), InvalidInput (``memory``
+        itself)."""
+        other = history.resolve(tx, tenant, beside, "beside")
+        if other.id == memory.id:
+            raise InvalidInput("beside", "names the memory confirmed: give the id of the memory it contradicts")
+        gone = history.ended(other, now)
+        if gone is not None or other.superseded_by is not None:
+            raise Conflict("beside", f"memory {other.id} {gone or 'was superseded'}: only a current memory "
+                                     "contradicts one")
+        return other
 
     def run_summaries(self, *, tenant: str, ids: list[str]) -> dict[str, RunSummary]:
         """The :class:`runs.RunSummary` of each of ``ids`` that has runs."""

@@ -44,13 +44,6 @@ def strength(memory: Memory, now: int) -> float:
     return round(learned(memory.kind, memory.confirmations) * 0.5 ** (days / half_life), 3)
 
 
-def upheld(older: Memory, newer: Memory) -> bool:
-    """Whether ``older`` was confirmed after ``newer`` was stored: whoever confirmed it judged that
-    it still holds beside ``newer``, so the two are not a contradiction (review drops the pair and
-    recall does not mark ``older`` as possibly outdated by ``newer``)."""
-    return (older.last_confirmed_at or 0) > newer.recorded_at
-
-
 def needs_review(memory: Memory, now: int) -> bool:
     """Whether a current memory of a reviewed kind has decayed under ``REVIEW_BELOW``."""
     return memory.kind in REVIEWED_KINDS and strength(memory, now) < REVIEW_BELOW

@@ -33,18 +33,23 @@ FIELDS = (
 )
 _TIMES = ("observed_at", "recorded_at", "expires_at", "last_confirmed_at")
 RUNS = "runs"  # a procedure's runs: [{"at", "outcome", "note"}], oldest first; left out when none
+# Ids of the memories this one was judged to hold beside (``confirm`` with ``beside``), sorted; left out when none
+BESIDE = "dismissed_beside"
 EXPORT_PAGE = 500  # memories per read transaction of an export
 IMPORT_BATCH = 64  # lines per embedding call (docs/storage-tuning.md#transfer)
 WRITE_BATCH = 16  # lines per write transaction (docs/storage-tuning.md#transfer)
 Progress = Callable[[int], None]  # called after each batch with the lines read so far (blank ones too)
 
 
-def export_line(memory: Memory, runs: list[Run] | None = None) -> str:
-    """One memory (and a procedure's ``runs``) as a line of the export format (no newline)."""
+def export_line(memory: Memory, runs: list[Run] | None = None, beside: list[str] | None = None) -> str:
+    """One memory (a procedure's ``runs``, the ids of the memories of its dismissed pairs, ``beside``) as a line
+    of the export format (no newline)."""
     record: dict[str, Any] = {name: getattr(memory, name) for name in FIELDS}
     record.update(tags=list(memory.tags), **{name: format_ms(record[name]) for name in _TIMES})
     if runs:
         record[RUNS] = [{"at": format_ms(run.at), "outcome": run.outcome, "note": run.note} for run in runs]
+    if beside:
+        record[BESIDE] = sorted(beside)
     return json.dumps(record, ensure_ascii=False)
 
 
@@ -62,12 +67,15 @@ def export_lines(
             rows = list(tx.memories(tenant, filters=exported, order="seq", after_seq=after, limit=page).items())
             linked = [_exported_links(tx, memory, now) for _, memory in rows]
             runs = tx.runs(tenant, [m.id for _, m in rows if m.kind == "procedure"])
+            beside: dict[str, list[str]] = {}
+            for memory_id, other in tx.dismissed(tenant, [m.id for _, m in rows]) if rows else ():
+                beside.setdefault(memory_id, []).append(other)
         for memory in linked:
             if isinstance(memory, str):
                 if left_out is not None:
                     left_out.append(memory)
                 continue
-            yield export_line(memory, runs.get(memory.id))
+            yield export_line(memory, runs.get(memory.id), beside.get(memory.id))
             if written is not None:
                 written.add(memory.id)
         if len(rows) < page:
@@ -221,6 +229,7 @@ class _Import:
     compacted: dict[str, list[str]] = field(default_factory=dict)  # digest id: the lines it compacts
     superseded: set[str] = field(default_factory=set)
     runs: dict[str, list[Run]] = field(default_factory=dict)  # of the rows checked, written with them
+    beside: dict[str, list[str]] = field(default_factory=dict)  # of the rows checked: dismissed with them
     session_ends: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # ended sessions' lines
     sessions: int = 0
     turns_added: int = 0
@@ -239,13 +248,15 @@ class _Import:
             if self._session(number, text):
                 continue
             try:
-                row, successor, as_sent, runs, private = parse_line(
+                row, successor, as_sent, runs, private, beside = parse_line(
                     text, tenant=self.tenant, scope=self.scope, now=now)
             except InvalidInput as exc:
                 self.failed.append(LineError(number, exc.field, exc.reason))
                 continue
             if runs:
                 self.runs[row.id] = runs
+            if beside:
+                self.beside[row.id] = beside
             if private:
                 self.private.append(number)
             checked.append((number, row, as_sent))
@@ -381,10 +392,14 @@ class _Import:
                 tx.insert(written)
                 for run in self.runs.get(line_id, []):
                     tx.add_run(row.id, run.at, run.outcome, run.note)
+                # a pair is on both its lines: the second written finds the first (one not there: no pair)
+                others = [self.renamed.get(i, i) for i in self.beside.get(line_id, [])]
+                for other in tx.memories(self.tenant, ids=others).values() if others else ():
+                    tx.dismiss(self.tenant, row.id, other.id, now)
                 written_lines.append(line_id)
                 out.append(written)
         for line_id in written_lines:
-            for table in (self.successors, self.compacted, self.runs):
+            for table in (self.successors, self.compacted, self.runs, self.beside):
                 table.pop(line_id, None)
         return out
 
@@ -451,10 +466,11 @@ def _json(text: str) -> Any:
 
 def parse_line(
     text: str, *, tenant: str, scope: str, now: int
-) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str], list[Run], bool]:
+) -> tuple[NewRow, tuple[str, str | None] | None, dict[str, str], list[Run], bool, list[str]]:
     """The row a line asks for (no vectors yet), its successor link, its free-text fields as
-    sent (for the secret scan), a procedure's runs and whether ``<private>`` spans were dropped from its
-    free text (content, source, supersede_reason, a run's note); fields checked as ``Store.remember`` does (``validate.public_content``).
+    sent (for the secret scan), a procedure's runs, whether ``<private>`` spans were dropped from its
+    free text (content, source, supersede_reason, a run's note) and the ids of its dismissed pairs' other
+    memories (``BESIDE``); fields checked as ``Store.remember`` does (``validate.public_content``).
 
     Raises:
         InvalidInput: naming the field ("line" when the line is not a JSON object).
@@ -466,7 +482,7 @@ def parse_line(
     if not isinstance(record, dict):
         raise InvalidInput("line", 'must be a JSON object such as {"content": "..."}')
     for name in record:
-        if name not in (*FIELDS, RUNS):
+        if name not in (*FIELDS, RUNS, BESIDE):
             raise _unknown_field(name)
     given: dict[str, Any] = {name: value for name, value in record.items() if value is not None}
     if "content" not in given:
@@ -516,7 +532,12 @@ def parse_line(
     as_sent = scanned_fields({name: given.get(name) for name in ("content", "scope", "tags", "source", "supersede_reason")})
     runs, dropped = _runs(given.get(RUNS), row.kind)
     as_sent.update(scanned_fields({f"runs[{i}].note": run.note for i, run in enumerate(runs)}))
-    return row, None if successor is None else (successor, reason), as_sent, runs, private or dropped
+    beside = given.get(BESIDE, [])
+    if not isinstance(beside, list):
+        raise InvalidInput(BESIDE, f"must be a list of memory ids; got {shown(beside)}")
+    others = [_uuid(f"{BESIDE}[{i}]", other) for i, other in enumerate(beside)]
+    return (row, None if successor is None else (successor, reason), as_sent, runs, private or dropped,
+            [other for other in others if other is not None and other != row.id])
 
 
 def _runs(value: object, kind: str) -> tuple[list[Run], bool]:

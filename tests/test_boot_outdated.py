@@ -57,8 +57,8 @@ def test_newer_first_moves_each_newer_memory_just_before_the_one_it_outdates(ord
 
 
 def test_confirming_the_older_of_a_pair_settles_it_in_review_boot_and_recall(store: Store, clock):
-    """Trial 48 (M1): a pair judged no contradiction could not be dismissed. Confirming the older
-    after the newer was stored is that verdict; confirming the newer says nothing of the older."""
+    """Trial 48 (M1): a pair judged no contradiction could not be dismissed. Confirming the older beside
+    the newer is that verdict; a plain confirmation of either says nothing of the pair."""
     old = store.remember(tenant="a", scope="proj", kind="fact", content="The team standup is at 9:15 every weekday.").id
     clock.advance(3600)
     new = store.remember(tenant="a", scope="proj", kind="fact", content="The team standup is at 10:30 every weekday.").id
@@ -76,6 +76,8 @@ def test_confirming_the_older_of_a_pair_settles_it_in_review_boot_and_recall(sto
     assert OUTDATED_MARK in boot_context(store, CALLER, 2000) and "for review" in boot_context(store, CALLER, 2000)
     clock.advance(60)
     store.confirm(tenant="a", id=old)
+    assert pairs() == [(old, new)] and marked()[old] == new
+    store.confirm(tenant="a", id=old, beside=new)
     assert pairs() == [] and marked() == {old: None, new: None}
     boot = boot_context(store, CALLER, 2000)
     assert OUTDATED_MARK not in boot and "for review" not in boot

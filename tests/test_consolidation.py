@@ -4,6 +4,7 @@ pairs and decayed memories. State tests on both backends."""
 
 from __future__ import annotations
 
+import logging
 import re
 import signal
 import subprocess
@@ -22,6 +23,8 @@ from memvault.storage.query import Filters
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
+from memvault.tools.handlers import Caller
+from memvault.tools.review import review_document
 
 pytestmark = pytest.mark.contract
 DAY_MS = 86_400_000
@@ -478,7 +481,8 @@ def last_run(store: Store) -> str | None:
         return tx.settings().get(consolidation.LAST_RUN)
 
 
-def test_a_store_told_to_consolidates_on_its_worker_after_n_writes(store):
+def test_a_store_told_to_consolidates_on_its_worker_after_n_writes_and_logs_what_it_compacted(store, caplog):
+    caplog.set_level(logging.INFO, logger="memvault.storage.maintenance")
     old = [episode(store, f"Old note number {n}.", 40) for n in range(2)]
     store.upkeep.schedule_consolidation(0, 3)
     settled(store)
@@ -488,6 +492,11 @@ def test_a_store_told_to_consolidates_on_its_worker_after_n_writes(store):
     (digest,) = digests(store)
     assert all(every_memory(store)[i].superseded_by == digest.id for i in old)
     assert last_run(store) is not None
+    logged = [r.getMessage() for r in caplog.records if r.name == "memvault.storage.maintenance"]
+    assert [m for m in logged if m.startswith("consolidation: ")] == [
+        f"consolidation: 2 episodes of tenant a, scope proj, week {consolidation.iso_week(digest.observed_at)} "
+        f"compacted into digest {digest.id}"]
+    assert not any("Old note" in m for m in logged)
 
 
 def test_on_a_scheduled_store_a_contradiction_remember_reports_waits_for_review_at_once(store, clock):
@@ -607,13 +616,18 @@ def test_episodes_continuing_each_other_compact_and_forget_cleanly(store, clock)
     assert store.upkeep.scrub() and maintenance.check(store) == []  # (PostgreSQL: scrubbed when asked)
 
 
-def test_a_procedure_failing_twice_in_a_row_waits_for_review_until_it_succeeds(store):
+@pytest.mark.parametrize("notes", [("registry timed out", "registry timed out"), ("disk full", "registry timed out")])
+def test_a_procedure_failing_twice_in_a_row_waits_for_review_until_it_succeeds(store, notes):
     deploy = store.remember(tenant="t", scope="s", content="Deploy with make release", kind="procedure").id
     store.remember(tenant="t", scope="other", content="Deploy docs with make docs", kind="procedure")
-    store.confirm(tenant="t", id=deploy, outcome="failure", note="registry timed out")
+    store.confirm(tenant="t", id=deploy, outcome="failure", note=notes[0])
     assert store.review("t", ["s"]).failing == []  # one failure is no pattern
-    store.confirm(tenant="t", id=deploy, outcome="failure", note="registry timed out")
+    store.confirm(tenant="t", id=deploy, outcome="failure", note=notes[1])
     assert [m.id for m in store.review("t", ["s"]).failing] == [deploy]
+    shown = review_document(store, Caller(tenant="t", scope="s"))  # its runs and failure modes, as recall shows them
+    modes = ", ".join(f'"{n}"' for n in dict.fromkeys(reversed(notes)))
+    assert (f"\n  runs: 2 runs, 0 succeeded, last {format_ms(store.clock())[:10]} failed (flagged: the last two "
+            f"runs failed); failures: {modes}\n") in shown
     assert store.review("t", ["other"]).failing == [] and store.review("u", ["s"]).failing == []
     store.confirm(tenant="t", id=deploy, outcome="success")
     assert store.review("t", ["s"]).failing == []

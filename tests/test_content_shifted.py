@@ -45,7 +45,8 @@ def test_a_store_hashed_by_the_rule_before_tells_a_shifted_snippet_apart_after_t
     if backend == "sqlite":
         raw.execute(db, f"PRAGMA user_version = {sqlite_schema.MIGRATIONS.index(sqlite_schema._V20_HASHES, 17)}")
     else:
-        raw.execute(db, "UPDATE memvault_schema SET version = ?", pg_schema.SCHEMA_VERSION - 1)
+        again = pg_schema.MIGRATIONS.index(pg_schema._v_hashes, pg_schema.MIGRATIONS.index(pg_schema._v_hashes) + 1)
+        raw.execute(db, "UPDATE memvault_schema SET version = ?", again)  # the hashes made again, and what follows
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         other = store.remember(tenant="t", scope="s", content=given)

@@ -326,7 +326,8 @@ def confirm(store: Store, caller: Caller, **args: object) -> ConfirmResult:
     return ConfirmResult(
         id=memory.id, outcome=outcome.outcome, confirmations=memory.confirmations,
         strength=strengths.strength(memory, now), needs_review=strengths.needs_review(memory, now),
-        runs=None if outcome.runs is None else runs_out(outcome.runs), redacted=list(outcome.redacted),
+        runs=None if outcome.runs is None else runs_out(outcome.runs), beside=outcome.beside,
+        redacted=list(outcome.redacted),
     )
 
 

@@ -88,8 +88,9 @@ CONSOLIDATE_STEPS = (
     "Nothing is rewritten: the older leaves recall and stays in the newer's history.",
     "   - The older is right (the newer was stored by mistake): ask the user, then forget the newer with a "
     "reason.",
-    "   - Both hold (they are about different things, or both are true): call confirm with the older's id. "
-    "The pair leaves review, and recall no longer marks the older as possibly outdated by the newer.",
+    "   - Both hold (they are about different things, or both are true): call confirm with the older's id "
+    "and beside: the newer's id. That pair leaves review, and recall no longer marks the older as possibly "
+    "outdated by the newer; the older's other pairs stay. A confirm without beside settles no pair.",
     "3. Decayed memories: ask the user (or check) whether each is still true.",
     "   - Still true: call confirm with its id; its strength rises again.",
     "   - Changed: call supersede with its id, the corrected content and a short reason.",

@@ -190,6 +190,8 @@ class ConfirmResult(_Result):
     needs_review: bool = Field(default=False, description="True when its strength is still under the review "
                                "threshold.")
     runs: RunsOut | None = Field(default=None, description="A procedure's runs, this one included.")
+    beside: str | None = Field(default=None, description="The memory it was confirmed beside: that pair is no "
+                               "longer a contradiction; null when none was named.")
     redacted: list[str] = _redacted()
 
 

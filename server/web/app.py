@@ -158,7 +158,8 @@ def build(runtime: Runtime, token: str, origins: list[str], lifespan: Any = None
         return RedirectResponse(f"/memories/{done.id}", 303)
 
     async def confirm(request: Request) -> Response:
-        done = await call(handlers.confirm, writes=True, id=request.path_params["id"])
+        beside = request.state.form.get("beside") or None  # the newer of a pair both holding (the review page)
+        done = await call(handlers.confirm, writes=True, id=request.path_params["id"], beside=beside)
         return RedirectResponse(f"/memories/{done.id}", 303)
 
     async def forget(request: Request) -> Response:

@@ -351,6 +351,11 @@ class PgReader:
                          " OR older = ANY(%s)) ORDER BY older, newer LIMIT %s::bigint", (tenant, older, older, limit))
         return [(row[0], row[1]) for row in rows]
 
+    def dismissed(self, tenant: str, ids: list[str]) -> set[tuple[str, str]]:
+        rows = self._all("SELECT memory, other FROM dismissed_pairs WHERE tenant = %s AND memory = ANY(%s)",
+                         (tenant, ids))
+        return {(row[0], row[1]) for row in rows}
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         own, params = self._own()
         # By hash through the owner's function: a serving role reads no key before a tenant is known.
@@ -576,12 +581,19 @@ class PgWriter(PgReader):
                           f" AND superseded_by = %(digest)s AND supersede_reason = %(reason)s{own}",
                           {"ids": ids, "digest": digest_id, "reason": compaction_reason(digest_id), **params})
 
+    def dismiss(self, tenant: str, memory_id: str, other_id: str, now: int) -> None:
+        self.conn.cursor().executemany(
+            "INSERT INTO dismissed_pairs(tenant, memory, other, dismissed_at) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (tenant, memory, other) DO UPDATE SET dismissed_at = excluded.dismissed_at",
+            [(tenant, memory_id, other_id, now), (tenant, other_id, memory_id, now)])
+
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         own, params = self._own()
-        row = self._one(f"SELECT seq FROM memories WHERE id = %(id)s{own} FOR UPDATE", {"id": memory_id, **params})
+        row = self._one(f"SELECT seq, tenant FROM memories WHERE id = %(id)s{own} FOR UPDATE",
+                        {"id": memory_id, **params})
         if row is None:
             return
-        seq = int(row[0])
+        seq, tenant = int(row[0]), row[1]
         self._delete_vectors(seq)
         self.conn.execute("DELETE FROM memory_tags WHERE memory_seq = %s", (seq,))
         self.conn.execute("DELETE FROM idempotency_keys WHERE memory_seq = %s", (seq,))
@@ -594,6 +606,9 @@ class PgWriter(PgReader):
             (now, reason, seq),
         )
         self._drop_as_context(seq)
+        self.conn.execute("DELETE FROM dismissed_pairs WHERE tenant = %(t)s AND (memory = %(id)s OR (memory, other)"
+                          " IN (SELECT other, memory FROM dismissed_pairs WHERE tenant = %(t)s AND memory = %(id)s))",
+                          {"t": tenant, "id": memory_id})
         put_settings(self.conn, {SCRUB_DUE: new_id()})  # with the delete: a crash leaves the duty
 
     def set_vectors(self, seq: int, content: str, vectors: list[np.ndarray], model: str) -> bool:

@@ -637,11 +637,32 @@ def _v_unsampled(conn: psycopg.Connection) -> None:
                      (STATISTICS_DUE, SCRUB_DUE, new_id()))
 
 
+# Version 22: contradicting pairs an agent judged both true (``confirm`` with ``beside``), each stored both
+# ways round, read by the primary key (SQLite's ``_V21_DISMISSED_PAIRS``).
+_DISMISSED_PAIRS = f"""
+CREATE TABLE IF NOT EXISTS dismissed_pairs (
+    tenant       text COLLATE "C" NOT NULL,
+    memory       text COLLATE "C" NOT NULL,
+    other        text COLLATE "C" NOT NULL,
+    dismissed_at bigint NOT NULL,
+    PRIMARY KEY (tenant, memory, other)
+);
+"""
+
+
+def _v_dismissed_pairs(conn: psycopg.Connection) -> None:
+    """Version 22: ``_DISMISSED_PAIRS``, with its grants and tenant policy (kept when present, as
+    ``_v_review_pairs``)."""
+    if not scalar(conn, "SELECT to_regclass('dismissed_pairs') IS NOT NULL"):
+        conn.execute(_DISMISSED_PAIRS + _tenant_rows("dismissed_pairs"))
+
+
 MIGRATIONS: tuple[str | Callable[[psycopg.Connection], None], ...] = (
     _V1, _V2, _V3, _V4, _V5, _V6, _V_LISTING, _V_DOCUMENTS, _v_tokens, _v_sessions, _v_runs,
     _V_FORGET_SESSIONS, _v_turn_terms, _V_BOUNDED_KEYWORD, _v_tenant_settings, _V_HOLDS, _v_hashes,
     _V_KEYS_BY_TENANT, _v_review_pairs, _v_unsampled,
-    _v_hashes)  # again: indentation shared by every line of a text of several lines counts
+    _v_hashes,  # again: indentation shared by every line of a text of several lines counts
+    _v_dismissed_pairs)
 # Functions each migration creates: only APP_ROLE may run them.
 _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
@@ -666,10 +687,11 @@ _FUNCTIONS: tuple[tuple[str, ...], ...] = (
     (),
     (),
     (),
+    (),
 )
 # Tenant tables each migration after the first creates (granted to APP_ROLE with the tenant policy).
 _TABLES: tuple[tuple[str, ...], ...] = (
-    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), (), (), (), ())
+    (), (), (), (), ("memory_counts",), (), (), ("keyword_documents",), (), (), (), (), (), (), (), (), (), (), (), (), (), ())
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

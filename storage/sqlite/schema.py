@@ -446,11 +446,24 @@ UPDATE settings SET value = json_remove(value, '$.pairs') WHERE substr(key, 1, 7
 # hashes made again as in version 17.
 _V20_HASHES = _V17_HASHES
 
+# Contradicting pairs an agent judged both true (``confirm`` with ``beside``), each stored both ways round so
+# that either memory's are read by the primary key. A confirmation without it dismisses no pair: none is
+# carried over from before.
+_V21_DISMISSED_PAIRS = """
+CREATE TABLE IF NOT EXISTS dismissed_pairs (
+    tenant       TEXT NOT NULL,
+    memory       TEXT NOT NULL,      -- memory id
+    other        TEXT NOT NULL,      -- memory id
+    dismissed_at INTEGER NOT NULL,   -- ms
+    PRIMARY KEY (tenant, memory, other)
+) WITHOUT ROWID;
+"""
+
 MIGRATIONS: tuple[str | Callable[[apsw.Connection], None], ...] = (
     _V1, _V2_RETRIEVAL, _V2_STATE, _V3_KEYS, _v4_vector_cells, _V5_KEY_TIMES, _V6_VECTOR_LOG, _v7_keyword_per_tenant,
     _V8_COUNTS, _V10_LISTING, _v11_tokens, _V12_SESSIONS, _V13_RUNS, _v14_turn_index,
     _v15_turn_index_deletes, _v16_accents_folded, _V17_HASHES, _V18_KEYS_BY_TENANT,
-    _V19_REVIEW_PAIRS, _V20_HASHES,
+    _V19_REVIEW_PAIRS, _V20_HASHES, _V21_DISMISSED_PAIRS,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

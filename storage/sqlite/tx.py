@@ -464,6 +464,11 @@ class SqliteTransaction:
                                      (tenant, json.dumps(older), bound))
         return [(row[0], row[1]) for row in rows]
 
+    def dismissed(self, tenant: str, ids: list[str]) -> set[tuple[str, str]]:
+        rows = self.conn.execute("SELECT memory, other FROM dismissed_pairs WHERE tenant = ? AND memory IN"
+                                 " (SELECT value FROM json_each(?))", (tenant, json.dumps(ids)))
+        return {(row[0], row[1]) for row in rows}
+
     def api_keys(self, key_hash: str | None = None) -> dict[str, ApiKey]:
         rows = self.conn.execute(f"SELECT key_hash, {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?1 OR ?1 IS NULL"
                                  " ORDER BY created_at, id", (key_hash,))
@@ -652,9 +657,17 @@ class SqliteTransaction:
                           " WHERE id IN (SELECT value FROM json_each(?)) AND superseded_by = ? AND supersede_reason = ?",
                           (json.dumps(ids), digest_id, backend.compaction_reason(digest_id)))
 
+    def dismiss(self, tenant: str, memory_id: str, other_id: str, now: int) -> None:
+        self.conn.executemany("INSERT OR REPLACE INTO dismissed_pairs(tenant, memory, other, dismissed_at)"
+                              " VALUES (?, ?, ?, ?)",
+                              [(tenant, memory_id, other_id, now), (tenant, other_id, memory_id, now)])
+
     def erase(self, memory_id: str, now: int, reason: str | None) -> None:
         seq, tenant, content, context_seq = self._one(  # type: ignore[misc]
             "SELECT seq, tenant, content, context_seq FROM memories WHERE id = ?", (memory_id,))
+        self.conn.execute("DELETE FROM dismissed_pairs WHERE tenant = ?1 AND (memory = ?2 OR (memory, other) IN"
+                          " (SELECT other, memory FROM dismissed_pairs WHERE tenant = ?1 AND memory = ?2))",
+                          (tenant, memory_id))
         if content is not None:
             context = self._one("SELECT content FROM memories WHERE seq = ?", (context_seq,)) if context_seq else None
             self._index(tenant, seq, content, context[0] if context else None, delete=True)
