@@ -59,6 +59,13 @@ class HttpServer:
             wrap(command) if wrap else command, env=server_env(db, **env),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log,
         )
+        try:
+            self._wait(ready)
+        except BaseException:
+            self.close()  # one that never became ready is not left running (it outlived the suite)
+            raise
+
+    def _wait(self, ready: bool) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.log()
