@@ -28,7 +28,7 @@ from starlette.authentication import AuthenticationError
 
 from memvault.storage import validate
 from memvault.storage.errors import InvalidInput, MemvaultError
-from memvault.storage.limits import DEFAULT_SCOPE
+from memvault.storage.limits import CALLER_CLAIM_MAX_CHARS, DEFAULT_SCOPE
 from memvault.storage.timefmt import format_ms
 
 if TYPE_CHECKING:
@@ -597,6 +597,9 @@ class JwtVerifier:
                 if claims.get(name) is not None:
                     if _text(claims[name], f"claim {name}") == "":  # names nobody: refused, as a missing one is not
                         raise InvalidInput(f"claim {name}", "is empty; a token naming no caller leaves it out")
+                    if len(claims[name]) > CALLER_CLAIM_MAX_CHARS:
+                        raise InvalidInput(f"claim {name}", f"is {len(claims[name]):,} characters; the limit is "
+                                                            f"{CALLER_CLAIM_MAX_CHARS}")
                     # one spelling each (as per tenant), no control character a log line would carry (adv66 NEW-3)
                     validate.identifier(f"claim {name}", claims[name])
             scopes = granted(claims)

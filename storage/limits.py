@@ -55,6 +55,9 @@ TURN_NAME_MAX_CHARS = 200  # a turn's tool name, call id and ref
 TURN_EXCERPT_CHARS = 1_000  # the most of a turn's text one hit of a turn search shows
 REDACTED_KINDS_MAX = 32  # the kinds an imported turn may say were redacted from it
 CLIENT_MAX_CHARS = 64
+# An OAuth token's sub, azp and client_id, which key a caller's rate limit, turns and logs: OpenID Connect Core 1.0
+# §2 holds sub to 255 ASCII characters; its client's ids get the same bound.
+CALLER_CLAIM_MAX_CHARS = 255
 CWD_MAX_CHARS = 4_096
 SESSIONS_MAX_LIMIT = 100  # sessions one listing returns
 DIGEST_MAX_TOKENS = 400  # a session's digest (an `episode` memory), in literal tokens

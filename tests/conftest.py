@@ -314,7 +314,16 @@ def server_env(db: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-SERVE = [sys.executable, "-m", "memvault.server", "serve"]
+# ``memvault serve`` as a client runs it: the stdio suite (test_stdio), the MCP Inspector's (test_inspector) and the
+# tests of servers starting together (test_first_start) use it.
+SERVE_AS_SHIPPED = [sys.executable, "-m", "memvault.server", "serve"]
+# ``memvault serve`` without the credential check's warm-up (``secret_warm.steps`` yields nothing): a check compiles
+# what it needs at its first use, with the same results (test_secret_warm.py asserts it), so the warm-up only makes
+# a first refusal sooner; it costs a server living a few seconds up to 2-3 s of CPU, which the suite's servers paid
+# hundreds of times (docs/benchmarks.md#the-test-suites-servers).
+_COLD_CHECK = ("from memvault.storage import secret_warm; secret_warm.steps = lambda: iter(()); "
+               "from memvault.server.cli import main; raise SystemExit(main())")
+SERVE = [sys.executable, "-c", _COLD_CHECK, "serve"]
 
 
 @pytest.fixture

@@ -29,8 +29,10 @@ def free_port() -> int:
 
 
 # ``memvault serve`` with another read deadline (memvault.server.http.READ_GRACE_S, 10 s, and READ_MIN_RATE),
-# so a test of what that deadline does waits a few seconds, not ten, for each connection it lets expire.
-_WITH_READ_DEADLINE = ("import sys; from memvault.server import http; "
+# so a test of what that deadline does waits a few seconds, not ten, for each connection it lets expire; without the
+# credential check's warm-up, as ``conftest.SERVE``.
+_WITH_READ_DEADLINE = ("import sys; from memvault.server import http; from memvault.storage import secret_warm; "
+                       "secret_warm.steps = lambda: iter(()); "
                        "http.READ_GRACE_S, http.READ_MIN_RATE = float(sys.argv.pop(1)), int(sys.argv.pop(1)); "
                        "from memvault.server.cli import main; raise SystemExit(main())")
 
@@ -57,6 +59,13 @@ class HttpServer:
             wrap(command) if wrap else command, env=server_env(db, **env),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log,
         )
+        try:
+            self._wait(ready)
+        except BaseException:
+            self.close()  # one that never became ready is not left running (it outlived the suite)
+            raise
+
+    def _wait(self, ready: bool) -> None:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.log()

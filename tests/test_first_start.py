@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SERVE, server_env
+from conftest import SERVE_AS_SHIPPED as SERVE, server_env
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 

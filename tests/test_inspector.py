@@ -7,7 +7,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import SERVE, server_env
+from conftest import SERVE_AS_SHIPPED as SERVE, server_env
 from npx import npx_command
 
 pytestmark = pytest.mark.slow

@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from httpwire import PING, HttpServer, client, free_port, refused
 
 from memvault.server.auth import JWKS_TIMEOUT_S, JWT_ALGORITHMS
+from memvault.storage.limits import CALLER_CLAIM_MAX_CHARS
 from memvault.storage.timefmt import format_ms
 
 pytestmark = pytest.mark.slow
@@ -534,6 +535,34 @@ def test_a_token_naming_a_claim_or_header_parameter_twice_is_401_and_writes_noth
     log = server.log()
     assert f"refused a JWT: {description.split(':')[0]}" in log
     assert other not in log and "someone-else" not in log and "Traceback" not in log
+
+
+LONG_CLAIMS_FROM = "127.0.0.3"  # the over-long caller claims' refusals, counted apart from CLAIMS_FROM's
+
+
+@pytest.mark.parametrize("claim", ["sub", "azp", "client_id"])
+def test_a_caller_claim_over_its_limit_is_401_naming_the_claim_and_the_limit_and_one_at_it_writes(setup, claim) -> None:  # type: ignore
+    """``sub``, ``azp`` and ``client_id`` key the caller's rate limit, turns and logs: each was bounded only by the
+    request's 32 KiB of headers. Characters are counted, not bytes (one at the limit ends in a two-byte letter)."""
+    server, issuer, resource, db = setup
+    tenant = f"l-{uuid.uuid4().hex[:6]}"
+    for value in ("u" * (CALLER_CLAIM_MAX_CHARS + 1), "\u00e9" * (CALLER_CLAIM_MAX_CHARS + 1),
+                  f"auth0|{'5f7c' * 1_000}", "x" * 20_000):
+        claims = _claims(resource, org=tenant, scope="memvault:write", **{claim: value})
+        response = server.post(_token(issuer, claims), _call("remember", {"content": f"written by {len(value)}"}),
+                               source=LONG_CLAIMS_FROM)
+        described = f"claim {claim}: is {len(value):,} characters; the limit is {CALLER_CLAIM_MAX_CHARS}"
+        assert refused(response, 401, "invalid_token") == described
+        assert f'error_description="{described}"' in response.headers["www-authenticate"]
+    at_limit = "u" * (CALLER_CLAIM_MAX_CHARS - 1) + "\u00e9"
+    written = server.post(_token(issuer, _claims(resource, org=tenant, scope="memvault:write", **{claim: at_limit})),
+                          _call("remember", {"content": "Written by a caller named at the limit."}),
+                          source=LONG_CLAIMS_FROM)
+    assert written.status_code == 200 and not written.json()["result"]["isError"], written.text
+    assert _stored(db, tenant) == ["Written by a caller named at the limit."]
+    log = server.log()
+    assert f"refused a JWT: claim {claim}\n" in log and "u" * CALLER_CLAIM_MAX_CHARS not in log
+    assert "5f7c5f7c" not in log and "Traceback" not in log
 
 
 def test_a_token_living_just_under_the_limit_writes(setup) -> None:  # type: ignore[no-untyped-def]

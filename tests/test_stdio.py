@@ -7,7 +7,7 @@ import re
 import subprocess
 
 import pytest
-from conftest import SERVE, names_field, server_env
+from conftest import SERVE_AS_SHIPPED as SERVE, names_field, server_env
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 

@@ -22,9 +22,14 @@ class StdioServer:
         )
         self._next = 0
         self.lines = 0
-        self.initialized = self.request("initialize", {
-            "protocolVersion": protocol, "capabilities": {}, "clientInfo": {"name": "wire", "version": "0"},
-        })
+        try:
+            self.initialized = self.request("initialize", {
+                "protocolVersion": protocol, "capabilities": {}, "clientInfo": {"name": "wire", "version": "0"},
+            })
+        except BaseException:
+            self.proc.kill()  # one that never answered is not left running
+            self.close()
+            raise
         self.notify("notifications/initialized")
 
     def notify(self, method: str, params: dict | None = None) -> None:
