@@ -113,6 +113,8 @@ class _Read:
     # of "Node 18 and 20 are supported"; ``_added``)
     practices: frozenset[str] = frozenset()  # of ``negated``, verbs of a practice said to have ended: "deploy" of
     # "We stopped deploying on Fridays", "We no longer deploy on Fridays", "Friday deploys were discontinued"
+    # every word and value in order, stop words too: (type or "word", normal form or the word lowercased)
+    slots: tuple[tuple[str, str], ...] = ()
 
 
 def _read(text: str, known: frozenset[str] = frozenset(), lower: frozenset[str] = frozenset()) -> _Read:
@@ -332,7 +334,8 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
                  _targets(slots, lowered, anchor, marks) if changes else frozenset(), frozenset(chosen),
                  frozenset(reached), frozenset(ended), frozenset(spoken),
                  (_left(slots, lowered) if changes else frozenset()) | frozenset(ended), _runs(slots, marks),
-                 frozenset(handed), _added(slots, lowered, marks), frozenset(practices))
+                 frozenset(handed), _added(slots, lowered, marks), frozenset(practices),
+                 tuple((k, t) for k, t, _ in slots))
 
 
 _ELIDED = re.compile(r"^[a-z]['’]")  # an article joined to its noun: "l'astreinte"
