@@ -69,12 +69,14 @@ def replaced(older: str, newer: str) -> frozenset[str]:
     """The values of ``older`` (normal forms) that ``newer`` puts another value in place of: aligned word for word,
     stop words too (their first ``ALIGNED``), those in a stretch of ``older`` that ``newer`` writes otherwise with a
     value ``older`` lacks, but where a subject stands ("berlin" of "The Berlin office opens at 9:00" names which
-    office). "09:15" of "The standup is at 9:15" beside "The standup moved to 10:00"; "claude", not "ai", of "We use
-    Claude for AI code review" beside "We use Gerrit for code review" ("for" aligns the two)."""
+    office) and where the older's own change goes ("15" of "Upgraded the staging database from PostgreSQL 14 to
+    15": a question naming it asks of that event). "09:15" of "The standup is at 9:15" beside "The standup moved
+    to 10:00"; "claude", not "ai", of "We use Claude for AI code review" beside "We use Gerrit for code review"
+    ("for" aligns the two)."""
     old, new = _read(older), _read(newer)
     a, b = old.slots[:ALIGNED], new.slots[:ALIGNED]
     held = values_of(old)
-    subjects = {t.key for t in old.sequence if t.subject}
+    subjects = {t.key for t in old.sequence if t.subject} | old.targets
     matcher = SequenceMatcher(None, [stem(t) if k == "word" else t for k, t in a],
                               [stem(t) if k == "word" else t for k, t in b], autojunk=False)
     return frozenset(t for tag, i1, i2, j1, j2 in matcher.get_opcodes()
@@ -328,7 +330,6 @@ def _content(text: str) -> set[str]:
 
 
 _DIFFERENT = re.compile(r"different (\w+):")
-_LISTED = re.compile(r"[,→]")  # between the values a reason names: "ai, claude → gerrit"
 # Words asking for a kind only together: "how long" (until a date, or a duration), "which year"; "month", "year"
 # or "long" alone are as often the question's context ("the plan for next month", "the long-term plan").
 _ASKED_PHRASES = ((re.compile(r"\bhow\s+long\b"), _WHEN_KINDS | {"number"}),
@@ -338,11 +339,9 @@ _ASKED_PHRASES = ((re.compile(r"\bhow\s+long\b"), _WHEN_KINDS | {"number"}),
 def about_another_value(question: str, reason: str) -> bool:
     """Whether ``reason`` (of :func:`disagreement`) is a value of a kind ``question`` does not ask for
     (``ASKED_KINDS``): "different number: 8443 → 9443" for "which host runs payments-api?". False when
-    the question names no such word, or one of the values the reason names ("do we run Node 18?" asks of
-    "different number: 18 → 20", "node" there a name), or the reason is no changed value (a negation, change
-    words)."""
+    the question names no such word or the reason is no changed value (a negation, change words)."""
     changed = _DIFFERENT.match(reason)
-    if changed is None or not values(question).isdisjoint(v.strip() for v in _LISTED.split(reason[changed.end():])):
+    if changed is None:
         return False
     lowered = question.lower()
     asked = set().union(*(ASKED_KINDS.get(w, ()) for w in re.findall(r"[a-z]+", lowered)),
