@@ -16,6 +16,7 @@ bench/contradiction_pairs.py).
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from . import dating
@@ -47,17 +48,40 @@ def says_a_change(text: str) -> bool:
 def only_older(older: str, newer: str) -> frozenset[str]:
     """``values`` of ``older`` that ``newer`` neither states nor writes as a word ("ana" of "Ana started
     eating fish again", where "Ana", opening the text with no verb of state after it, is no name), less
-    the names of the older's subject when the newer says its change of it (``judge``'s 2: "ci" of "Our CI
-    runs on Jenkins" beside "We retired Jenkins"), and those beside a name of the older the newer ends or leaves,
-    in its clause: the slot it held ("ci" of "We use Jenkins for CI" beside "We ditched Jenkins for CircleCI")."""
+    those ``newer`` puts another value in place of (:func:`replaced`: "09:15" of "The standup is at 9:15" beside
+    "The standup moved to 10:00"), the names of the older's subject when the newer says its change of it (``judge``'s
+    2: "ci" of "Our CI runs on Jenkins" beside "We retired Jenkins"), and those beside a name of the older the newer
+    ends or leaves, in its clause: the slot it held ("ci" of "We use Jenkins for CI" beside "We ditched Jenkins for
+    CircleCI"). What is left names what only the older speaks of ("ai" of "We use Claude for AI code review"
+    beside "We use Gerrit for code review")."""
     new = _read(newer)
-    left = values(older) - values(newer) - {t.shown for t in new.sequence}
+    left = values(older) - values(newer) - {t.shown for t in new.sequence} - replaced(older, newer)
     judged = judge(older, newer)
     if judged is None or judged[1] < 2:
         return left
     old = _read(older)
     clauses = {t.clause for t in old.sequence if t.key in new.ended | new.left}
     return left - old.subjects - {t.key for t in old.sequence if t.clause in clauses}
+
+
+@lru_cache(maxsize=4096)
+def replaced(older: str, newer: str) -> frozenset[str]:
+    """The values of ``older`` (normal forms) that ``newer`` puts another value in place of: aligned word for word,
+    stop words too (their first ``ALIGNED``), those in a stretch of ``older`` that ``newer`` writes otherwise with a
+    value ``older`` lacks, but where a subject stands ("berlin" of "The Berlin office opens at 9:00" names which
+    office) and where the older's own change goes ("15" of "Upgraded the staging database from PostgreSQL 14 to
+    15": a question naming it asks of that event). "09:15" of "The standup is at 9:15" beside "The standup moved
+    to 10:00"; "claude", not "ai", of "We use Claude for AI code review" beside "We use Gerrit for code review"
+    ("for" aligns the two)."""
+    old, new = _read(older), _read(newer)
+    a, b = old.slots[:ALIGNED], new.slots[:ALIGNED]
+    held = values_of(old)
+    subjects = {t.key for t in old.sequence if t.subject} | old.targets
+    matcher = SequenceMatcher(None, [stem(t) if k == "word" else t for k, t in a],
+                              [stem(t) if k == "word" else t for k, t in b], autojunk=False)
+    return frozenset(t for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+                     if tag == "replace" and any(k != "word" and t not in held for k, t in b[j1:j2])
+                     for k, t in a[i1:i2] if k != "word" and t not in subjects)
 
 
 @lru_cache(maxsize=4096)
@@ -268,11 +292,12 @@ def names_subject(question: str, older: str, newer: str) -> bool:
     """Whether ``question`` names a word or name that only ``older`` holds where ``newer`` holds
     another word or name (the subject telling them apart: "how many nodes has staging?"), in two
     texts worded in parallel; never when the newer says its change of the older's subject itself
-    ("The mobile app was rewritten in Flutter": ``judge``'s strongest evidence)."""
+    ("The mobile app was rewritten in Flutter": ``judge``'s strongest evidence), nor by a value the newer replaced
+    (:func:`replaced`: "pagerduty" of "do alerts go to PagerDuty?" beside "Alerts now go to Opsgenie")."""
     judged = judge(older, newer)
     if not _parallel(older, newer) or judged is not None and judged[1] >= 2:
         return False
-    asked = _read(question).words
+    asked = _read(question).words - replaced(older, newer)
     old, new = _read(older), _read(newer)
     keys_new = {t.key for t in new.sequence}
     keys_old = {t.key for t in old.sequence}

@@ -13,7 +13,7 @@ from itertools import islice
 
 from .candidates import Candidates, Through
 from .contradiction import (about_another_value, asks_the_part_left, contradicts, disagreement, may_contradict,
-                            names_subject, newer_in_meaning, only_older, says_a_change, stem, values)
+                            names_subject, newer_in_meaning, only_older, replaced, says_a_change, stem, values)
 from .limits import GLOBAL_SCOPE
 from .newer_hits import with_newer
 from .query import EPISODE_GAP_MS, STOP_WORDS
@@ -322,8 +322,11 @@ def _override(c: Candidates, scores: dict[int, float], older: int, others: list[
 
 def _asked_of_both(question: str, asked: set[str], old: Memory, new: Memory, reason: str | None) -> bool:
     """Whether ``question`` asks of what ``new`` changed in ``old`` (the tests of :func:`outdate`;
-    ``reason``, their disagreement, None: unknown), ``asked`` its values."""
-    return not (reason is not None and about_another_value(question, reason)) \
+    ``reason``, their disagreement, None: unknown), ``asked`` its values. A question naming a value ``new``
+    replaced (``contradiction.replaced``) asks of it, whatever kind its words ask for ("do we run Node 18?",
+    "node" there a name, beside "We upgraded production to Node 20")."""
+    return not (reason is not None and about_another_value(question, reason)
+                and not asked & replaced(old.content or "", new.content or "")) \
         and not asked & only_older(old.content or "", new.content or "") \
         and not (names_subject(question, old.content or "", new.content or "")
                  and sibling(question, new.content or "") is not None) \
