@@ -25,3 +25,15 @@ def execute(db: Path | str, sql: str, *params: object) -> list[tuple]:
             return conn.execute(sql, params).fetchall()
     finally:
         conn.close()
+
+
+def rewind(db: Path | str, sqlite_step, postgres_step) -> None:  # type: ignore[no-untyped-def]
+    """Set ``db``'s schema version to just before its backend's migration step (``sqlite_step`` or
+    ``postgres_step``, functions of each ``schema.MIGRATIONS``): the next open runs it and those after it again."""
+    from memvault.storage.postgres import schema as pg_schema
+    from memvault.storage.sqlite import schema as sqlite_schema
+
+    if is_url(db):
+        execute(db, "UPDATE memvault_schema SET version = ?", pg_schema.MIGRATIONS.index(postgres_step))
+    else:
+        execute(db, f"PRAGMA user_version = {sqlite_schema.MIGRATIONS.index(sqlite_step)}")

@@ -81,7 +81,7 @@ def test_every_write_keeps_the_count_of_the_text_as_shown(store: Store, content:
     assert stored_tokens(store, replaced) is None and stored_tokens(store, remembered) is None  # nothing of it kept
 
 
-def test_an_older_database_gets_every_count_when_opened(db: str, backend: str, clock):
+def test_an_older_database_gets_every_count_when_opened(db: str, clock):
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         seed(store, n=30)
@@ -90,13 +90,8 @@ def test_an_older_database_gets_every_count_when_opened(db: str, backend: str, c
     finally:
         store.close()
     # The schema just before the step that added the tokens column.
-    if backend == "sqlite":
-        version = sqlite_schema.MIGRATIONS.index(sqlite_schema._v11_tokens)
-    else:
-        version = pg_schema.MIGRATIONS.index(pg_schema._v_tokens)
     raw.execute(db, "ALTER TABLE memories DROP COLUMN tokens")
-    raw.execute(db, f"PRAGMA user_version = {version}" if backend == "sqlite"
-                else f"UPDATE memvault_schema SET version = {version}")
+    raw.rewind(db, sqlite_schema._v11_tokens, pg_schema._v_tokens)
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         rows = raw.execute(db, "SELECT content, tokens FROM memories ORDER BY seq")

@@ -779,11 +779,7 @@ def test_a_database_keeping_the_pairs_in_its_review_setting_moves_them_to_rows(b
         else:
             raw.execute(db, "INSERT INTO tenant_settings VALUES (?, 'review', ?) ON CONFLICT (tenant, key)"
                             " DO UPDATE SET value = excluded.value", tenant, saved)
-    if backend == "sqlite":
-        raw.execute(db, f"PRAGMA user_version = {sqlite_schema.MIGRATIONS.index(sqlite_schema._V19_REVIEW_PAIRS)}")
-    else:
-        raw.execute(db, "UPDATE memvault_schema SET version = ?",
-                    pg_schema.MIGRATIONS.index(pg_schema._v_review_pairs))
+    raw.rewind(db, sqlite_schema._V19_REVIEW_PAIRS, pg_schema._v_review_pairs)
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         for tenant, listed in pairs.items():

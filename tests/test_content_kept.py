@@ -153,7 +153,7 @@ def test_indentation_is_kept_over_stdio_and_through_the_cli(db_path):
     assert rows[first["id"]]["content"] == yaml_a and rows[second["id"]]["last_confirmed_at"] is not None
 
 
-def test_a_database_hashed_by_the_rule_before_is_hashed_anew_and_tells_the_quoted_spaces_apart(backend, db, clock):
+def test_a_database_hashed_by_the_rule_before_is_hashed_anew_and_tells_the_quoted_spaces_apart(db, clock):
     """The migration makes every hash again (SQLite 17, PostgreSQL 17): a memory stored when
     `'Ann  Lee'` and `'Ann Lee'` hashed alike must not take the other as its duplicate after the
     upgrade, and its idempotency key still replays."""
@@ -171,10 +171,7 @@ def test_a_database_hashed_by_the_rule_before_is_hashed_anew_and_tells_the_quote
     before = validate.content_hash("WHERE name = 'Ann Lee'")  # what folding every run of spaces gave
     raw.execute(db, "UPDATE memories SET content_hash = ?", before)
     raw.execute(db, "UPDATE idempotency_keys SET content_hash = ?", before)
-    if backend == "sqlite":
-        raw.execute(db, f"PRAGMA user_version = {sqlite_schema.MIGRATIONS.index(sqlite_schema._V17_HASHES)}")
-    else:
-        raw.execute(db, "UPDATE memvault_schema SET version = ?", pg_schema.MIGRATIONS.index(pg_schema._v_hashes))
+    raw.rewind(db, sqlite_schema._V17_HASHES, pg_schema._v_hashes)
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         other = store.remember(tenant="t", scope="s", content="WHERE name = 'Ann Lee'")

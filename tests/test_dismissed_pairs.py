@@ -142,8 +142,7 @@ def test_a_dismissal_survives_a_restart(made_db, clock):
         again.close()
 
 
-def test_a_database_of_before_gets_the_table_and_a_confirmation_made_then_dismisses_no_pair(backend, made_db,
-                                                                                               clock):
+def test_a_database_of_before_gets_the_table_and_a_confirmation_made_then_dismisses_no_pair(made_db, clock):
     import raw
 
     from memvault.storage.postgres import schema as pg_schema
@@ -157,12 +156,7 @@ def test_a_database_of_before_gets_the_table_and_a_confirmation_made_then_dismis
     first.confirm(tenant="a", id=older)  # after both newers were stored: what dismissed every pair before
     first.close()
     raw.execute(made_db, "DROP TABLE dismissed_pairs")
-    if backend == "sqlite":
-        version = sqlite_schema.MIGRATIONS.index(sqlite_schema._V21_DISMISSED_PAIRS)
-        raw.execute(made_db, f"PRAGMA user_version = {version}")
-    else:
-        raw.execute(made_db, "UPDATE memvault_schema SET version = ?",
-                    pg_schema.MIGRATIONS.index(pg_schema._v_dismissed_pairs))
+    raw.rewind(made_db, sqlite_schema._V21_DISMISSED_PAIRS, pg_schema._v_dismissed_pairs)
     again = Store(made_db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         assert pairs(again) == {(older, changed), (older, other)}

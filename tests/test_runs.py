@@ -125,7 +125,7 @@ def test_runs_of_one_tenant_are_not_read_by_another(store: Store):
     assert store.failing_procedures("other", ["proj"]) == []
 
 
-def test_a_database_from_before_runs_keeps_its_memories_and_gains_runs(db: str, backend: str, clock: Clock):
+def test_a_database_from_before_runs_keeps_its_memories_and_gains_runs(db: str, clock: Clock):
     from memvault.storage.postgres import schema as pg_schema
     from memvault.storage.sqlite import schema as sqlite_schema
 
@@ -135,17 +135,8 @@ def test_a_database_from_before_runs_keeps_its_memories_and_gains_runs(db: str, 
         before = raw.execute(db, "SELECT id, tenant, content, confirmations FROM memories ORDER BY id")
     finally:
         store.close()
-    if backend == "sqlite":
-        version = sqlite_schema.MIGRATIONS.index(sqlite_schema._V13_RUNS)
-    else:
-        version = pg_schema.MIGRATIONS.index(pg_schema._v_runs)
     raw.execute(db, "DROP TABLE runs")
-    raw.execute(
-        db,
-        f"PRAGMA user_version = {version}"
-        if backend == "sqlite"
-        else f"UPDATE memvault_schema SET version = {version}",
-    )
+    raw.rewind(db, sqlite_schema._V13_RUNS, pg_schema._v_runs)
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         assert (

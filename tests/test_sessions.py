@@ -362,7 +362,7 @@ def test_without_a_model_the_digest_waits_for_its_vector_and_a_store_with_the_mo
 
 
 def test_a_database_from_before_sessions_keeps_its_memories_and_gains_sessions(
-        db: str, backend: str, clock: Clock):
+        db: str, clock: Clock):
     from memvault.storage.postgres import schema as pg_schema
     from memvault.storage.sqlite import schema as sqlite_schema
 
@@ -374,14 +374,9 @@ def test_a_database_from_before_sessions_keeps_its_memories_and_gains_sessions(
         before = raw.execute(db, "SELECT id, tenant, content, tokens FROM memories ORDER BY id")
     finally:
         store.close()
-    if backend == "sqlite":
-        version = sqlite_schema.MIGRATIONS.index(sqlite_schema._V12_SESSIONS)
-    else:
-        version = pg_schema.MIGRATIONS.index(pg_schema._v_sessions)
     raw.execute(db, "DROP TABLE turns")
     raw.execute(db, "DROP TABLE sessions")
-    raw.execute(db, f"PRAGMA user_version = {version}" if backend == "sqlite"
-                else f"UPDATE memvault_schema SET version = {version}")
+    raw.rewind(db, sqlite_schema._V12_SESSIONS, pg_schema._v_sessions)
     store = Store(db, FakeEmbedder(), clock=clock)  # type: ignore[arg-type]
     try:
         assert raw.execute(db, "SELECT id, tenant, content, tokens FROM memories ORDER BY id") == before
