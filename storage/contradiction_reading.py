@@ -14,11 +14,11 @@ from .contradiction_ending import (_LIGHT, _ending, _lower_name, _name_slot, bou
                                    practice_ends)
 from .contradiction_tokens import (_KEY_TYPE, _MERIDIEM, _blob, _calendar, _lower_words, _names_at, _short_month,
                                    _tokens, _value)
-from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DECIDED, DECIDING,
-                                  DETERMINERS, GERMAN_ARTICLES, GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES,
-                                  MOVING_TO, NEGATIONS, ONWARD, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING,
-                                  ROLES, SHORT, STOP, TAKING, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED,
-                                  _STATE_GROUP, _TO, Marks, Slots, holding, region_us, stem)
+from .contradiction_words import (ADDITION_WORDS, ARROWS, CHANGE_VERBS, CHANGE_WORDS, CLAUSE_WORDS, DETERMINERS,
+                                  GERMAN_ARTICLES, GIVING, HANDING, INTERJECTIONS, LEAVING, LOWER_NAMES, MOVING_TO,
+                                  NEGATIONS, ONWARD, OWNING, PERIOD_WORDS, PRONOUNS, REGIONS, REPLACING, ROLES, SHORT,
+                                  STOP, TAKING, TOWARD, VERBS, _BEFORE_VERB, _CONTRASTS, _ENDED, _STATE_GROUP, _TO,
+                                  Marks, Slots, holding, region_us, stem)
 from .query import PASSIVE, labels
 
 _SWITCHED = frozenset("is are was were turned switched set stays remains now still".split())  # before "on"/"off"
@@ -152,8 +152,6 @@ def _reading(text: str, known: frozenset[str], lower_named: frozenset[str] = fro
         if raw == "us" and region_us(tokens[i - 1][0].lower() if i else "", tokens[i + 1][0].lower()
                                      if i + 1 < len(tokens) else ""):
             lower = "US"  # the region, no stop word
-        if lower in DECIDED and i > 1 and tokens[i - 1][0].lower() == "to" and tokens[i - 2][0].lower() in DECIDING:
-            lower = DECIDED[lower]  # "decided to switch": "switched"
         if asked or lower in HEDGES or lower in NEGATIONS or lower.endswith(("n't", "n’t")) or lower in ADDITION_WORDS \
                 or (lower == "well" and i and tokens[i - 1][0].lower() == "as"):
             hedged.add(sentence)

@@ -97,12 +97,6 @@ MOVING, _MOVING_TO, GIVING, HANDING, ROLES, TOWARD, BEING = (
 # Words of ``TOWARD`` before where a change goes, not whence or by how much ("from", "by", "von", "de", "par", "por").
 ONWARD = TOWARD - frozenset("from by von de par por".split()) | {"nach"}  # "an", "à", "a", "nach"
 MOVING_TO = _MOVING_TO | GIVING | HANDING
-# A change decided is a change said: the bare verb after one of ``DECIDING`` and "to" reads as its past ("We decided
-# to switch the API from REST to GraphQL" as "We switched the API ..."); "plan to", "want to" say none yet.
-DECIDING = frozenset("decided agreed chose opted voted".split())
-DECIDED = {"switch": "switched", "move": "moved", "migrate": "migrated", "change": "changed", "replace": "replaced",
-           "swap": "swapped", "upgrade": "upgraded", "downgrade": "downgraded", "relocate": "relocated",
-           "rename": "renamed", "port": "ported", "reassign": "reassigned", "rewrite": "rewrote"}
 # Change verbs whose object, or passive subject, is what the change left ("Jenkins was replaced by GitHub
 # Actions", "GitHub Actions replaced Jenkins", "We swapped Kong for Traefik"; ``query.PASSIVE`` before them), in
 # English, German, French and Spanish ("Nous avons remplacé Jenkins par GitHub Actions").
