@@ -33,6 +33,7 @@ KEPT = {
     "sessions": {"tenant", "scope", "digest_id"}, "turns": {"tenant", "role", "redacted"},
     "keyword_terms": {"tenant"}, "keyword_documents": {"tenant"}, "memory_counts": {"tenant", "scope", "kind"},
     "memory_vectors": {"tenant"}, "memory_windows": {"tenant"}, "review_pairs": {"tenant", "older", "newer"},
+    "dismissed_pairs": {"tenant", "memory", "other"},
     "tenant_settings": {"tenant", "key", "value"}, "settings": {"key", "value"},
     "api_keys": {"id", "key_hash", "tenant", "scope", "name"},
 }

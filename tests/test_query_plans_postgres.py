@@ -77,6 +77,9 @@ FROM turns t, generate_series(1, {TURNS_MORE}) AS g WHERE t.tenant = 'a' AND t.s
 # tenant a's alone, reading the whole table is the same as reading its pairs by the index).
 PAIR_TENANTS = 30
 COPY_PAIRS = "INSERT INTO review_pairs SELECT 'c' || g, older, newer FROM review_pairs, generate_series(1, %s) AS g"
+# ... and each of those tenants' pairs dismissed too (both ways round, as ``confirm`` with ``beside`` stores them).
+DISMISS_PAIRS = ("INSERT INTO dismissed_pairs SELECT tenant, older, newer, 0 FROM review_pairs WHERE tenant <> 'a'"
+                 " UNION SELECT tenant, newer, older, 0 FROM review_pairs WHERE tenant <> 'a'")
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +112,7 @@ def tenant(pg_server) -> Iterator[tuple[str, Store]]:  # type: ignore[no-untyped
     kept_pair(store)  # after the copies: its older is recall's first hit (consolidate keeps PAIRS_KEPT pairs)
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(COPY_PAIRS, (PAIR_TENANTS,))
+        conn.execute(DISMISS_PAIRS)
         conn.execute("ANALYZE")  # the pairs' statistics too: autovacuum's reading of them came at any time
     try:
         yield url, store
