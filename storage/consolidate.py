@@ -496,7 +496,8 @@ def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
     """For each memory of ``older`` (id: memory) the older of a kept pair that waits for review (as
     :func:`review` reads them), its newest newer memory, followed while that one is the older of such a pair
     in turn (``CHAIN_STEPS`` at most): {older id: (newer seq, newer memory)}, the end of the chain, so a mark
-    never names a memory outdated itself. By index, by those ids and their newers' (recall marks its hits
+    never names a memory outdated itself, but never one an agent judged to hold beside the older
+    (``Reader.dismissed``). By index, by those ids and their newers' (recall marks its hits
     with it); only when a newer is the older of a pair in turn, the tenant's pairs (``PAIRS_KEPT`` at most)
     and the rows of the chains, once."""
     first = waiting_newer(tx, tenant, older, now, scopes)
@@ -519,7 +520,8 @@ def kept_newer(tx: Reader, tenant: str, older: dict[str, Memory], now: int,
         seen = {older_id, end[1].id}
         for _ in range(CHAIN_STEPS):
             on = next((rows[i] for i in reversed(newers.get(end[1].id, []))
-                       if i in rows and _waiting(end[1], rows[i][1], now, scopes, dismissed)), None)
+                       if i in rows and _waiting(end[1], rows[i][1], now, scopes, dismissed)
+                       and (i, older_id) not in dismissed), None)  # not to one judged to hold beside the start
             if on is None or on[1].id in seen:  # its end, or a cycle back
                 break
             end = on

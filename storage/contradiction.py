@@ -68,7 +68,8 @@ def only_older(older: str, newer: str) -> frozenset[str]:
 def replaced(older: str, newer: str) -> frozenset[str]:
     """The values of ``older`` (normal forms) that ``newer`` puts another value in place of: aligned word for word,
     stop words too (their first ``ALIGNED``), those in a stretch of ``older`` that ``newer`` writes otherwise with a
-    value ``older`` lacks, but where a subject stands ("berlin" of "The Berlin office opens at 9:00" names which
+    value ``older`` lacks, of that value's kind ("eu-west-1" of "runs Kong 3.4 in eu-west-1" is no version
+    replaced by "now runs Kong 3.6"), but where a subject stands ("berlin" of "The Berlin office opens at 9:00" names which
     office) and where the older's own change goes ("15" of "Upgraded the staging database from PostgreSQL 14 to
     15": a question naming it asks of that event). "09:15" of "The standup is at 9:15" beside "The standup moved
     to 10:00"; "claude", not "ai", of "We use Claude for AI code review" beside "We use Gerrit for code review"
@@ -79,9 +80,12 @@ def replaced(older: str, newer: str) -> frozenset[str]:
     subjects = {t.key for t in old.sequence if t.subject} | old.targets
     matcher = SequenceMatcher(None, [stem(t) if k == "word" else t for k, t in a],
                               [stem(t) if k == "word" else t for k, t in b], autojunk=False)
-    return frozenset(t for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-                     if tag == "replace" and any(k != "word" and t not in held for k, t in b[j1:j2])
-                     for k, t in a[i1:i2] if k != "word" and t not in subjects)
+    found: set[str] = set()
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "replace":
+            kinds = {k for k, t in b[j1:j2] if k != "word" and t not in held}
+            found |= {t for k, t in a[i1:i2] if k in kinds and t not in subjects}
+    return frozenset(found)
 
 
 @lru_cache(maxsize=4096)

@@ -287,8 +287,7 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
                       and (old.id, c.rows[seq].id) not in held()
                       and _asked_of_both(question, asked, old, c.rows[seq], reason)), None)
         if newer is None and (new := kept.get(older, (0, None))[1]) is not None and not after_the_time(c, new) \
-                and _asked_of_both(question, asked & values(reason := disagreement(old.content or "", new.content or "")
-                                                             or ""), old, new, reason):
+                and _asked_of_both(question, asked, old, new, disagreement(old.content or "", new.content or "")):
             newer = candidate.get(new.id)
             outdated[older] = new.id  # a kept pair's newer: ranked as below when a candidate, else named
         if newer is not None:

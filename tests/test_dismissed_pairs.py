@@ -275,3 +275,22 @@ def test_an_imported_dismissal_naming_no_memory_of_the_tenant_dismisses_nothing_
     bad = {**line, "id": "0190e1f2-0000-7000-8000-000000000003", transfer.BESIDE: "all of them"}
     done = transfer.import_lines(store, [json.dumps(bad)], tenant="a", scope="proj")
     assert [(f.field, "must be a list" in f.message) for f in done.failed] == [(transfer.BESIDE, True)]
+
+
+def test_a_chain_of_changes_never_ends_at_a_memory_dismissed_beside_its_start(store, clock):
+    """Tuesday, then Thursday, then a hotfix day each contradicting both: with the first and the last judged to hold
+    side by side, boot and recall name Thursday as what outdates Tuesday (a chain of kept pairs would otherwise end
+    at the hotfix memory), and the hotfix one still outdates Thursday."""
+    tuesday, thursday, hotfix = remembered(store, clock, "Deploys to production happen on Tuesday.",
+                                           "Deploys to production now happen on Thursday.",
+                                           "Hotfix deploys to production happen on Friday.")
+    consolidate(store)
+    assert pairs(store) == {(tuesday, thursday), (tuesday, hotfix), (thursday, hotfix)}
+    store.confirm(tenant="a", id=tuesday, beside=hotfix)
+    assert store.outdating("a", ["proj"], [store.get(tenant="a", id=i) for i in (tuesday, thursday)]) == {
+        tuesday: thursday, thursday: hotfix}
+    shown = {line.split("]")[0]: line for line in boot_context(store, CALLER, 2000).splitlines() if OUTDATED_MARK in line}
+    short = store.short_ids(tenant="a", ids=[tuesday, thursday, hotfix])
+    assert {line.rsplit(OUTDATED_MARK, 1)[1] for key, line in shown.items() if short[tuesday] in key} == {
+        short[thursday]}
+    assert marks(store, "when do deploys to production happen?")[tuesday] == thursday

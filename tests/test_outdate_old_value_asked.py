@@ -52,6 +52,13 @@ QUALIFIED = [
      "do we use Snyk for security scans?"),
     ("We use Okta for VPN logins", "We use Auth0 for logins", "what do we use for VPN logins?",
      "do we use Okta for logins?"),
+    # a value of another kind beside the replaced one, in the stretch the newer rewrites
+    ("The API gateway runs Kong 3.4 in eu-west-1.", "The API gateway now runs Kong 3.6.",
+     "does the API gateway run in eu-west-1?", "does the API gateway run Kong 3.4?"),
+    ("Our build agents run Ubuntu 22.04 on Hetzner.", "Our build agents now run Ubuntu 24.04.",
+     "are our build agents on Hetzner?", "do our build agents run Ubuntu 22.04?"),
+    ("The staging cluster has 4 nodes running in Frankfurt.", "The staging cluster now has 6 nodes.",
+     "is the staging cluster in Frankfurt?", "does the staging cluster have 4 nodes?"),
 ]
 
 
@@ -86,7 +93,8 @@ def test_a_question_naming_the_replaced_value_of_the_same_pair_finds_the_newer_f
 
 @pytest.mark.parametrize(("old", "new", "qualified", "asked"), QUALIFIED)
 def test_the_replaced_value_is_the_one_in_the_newers_slot_not_a_word_beside_it(old, new, qualified, asked):
-    assert values(asked) & values(old) and values(asked) & values(old) <= replaced(old, new)
+    named = values(asked) & values(old) - values(new)
+    assert named and named <= replaced(old, new)
     assert values(qualified) & only_older(old, new)
     assert not replaced(old, new) & only_older(old, new)
 

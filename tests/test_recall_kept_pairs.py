@@ -62,3 +62,25 @@ def test_a_pair_never_kept_leaves_recall_unchanged(real_store, older, newer, que
     assert real_store.review("a", ["proj"]).contradictions == []
     assert recalled(real_store, question) == before
     assert all(by is None for _, _, by in before)
+
+
+@pytest.mark.parametrize(("older", "newer", "question", "replaced"), [
+    ("The staging cluster has 4 nodes running in Frankfurt.", "The staging cluster now has 6 nodes.",
+     "Is the staging cluster in Frankfurt?", "Does the staging cluster have 4 nodes?"),
+    ("The billing service listens on port 8001 and runs on host bill-1.",
+     "The billing service now listens on port 8002.", "Does the billing service run on bill-1?",
+     "Does the billing service listen on port 8001?"),
+    ("The API gateway runs Kong 3.4 in eu-west-1.", "The API gateway now runs Kong 3.6.",
+     "Does the API gateway run in eu-west-1?", "Does the API gateway run Kong 3.4?"),
+])
+def test_a_kept_pair_leaves_the_older_first_for_a_value_only_it_holds_and_marks_it_for_the_replaced_one(
+        real_store, older, newer, question, replaced):
+    """A kept pair is read by the same tests as a pair of hits: a question naming a value beside the one replaced
+    asks of what only the older speaks of (``contradiction.only_older``)."""
+    old, new = pair(real_store, older, newer)
+    consolidate(real_store)
+    assert [(o, n) for o, n, _ in real_store.review("a", ["proj"]).contradictions] == [(old, new)]
+    first, *_ = recalled(real_store, question)
+    assert first[0] == old and first[2] is None
+    hits = {memory_id: by for memory_id, _, by in recalled(real_store, replaced)}
+    assert next(iter(hits)) == new and hits[old] == new
