@@ -21,7 +21,8 @@ NAMES = {"content": "CONTENT", "query": "QUERY", "id": "ID", "file": "FILE", "ki
          "limit": "--limit", "offset": "--offset", "cursor": "--cursor", "reason": "--reason",
          "scope": "--scope", "tenant": "--tenant", "expires": "--expires", "name": "--name",
          "session_id": "--session", "by": "--by", "observed_at": "--observed-at", "expires_at": "--expires-at",
-         "source": "--source", "outcome": "--outcome", "note": "--note", "turns": "--turns", "db": "--db"}
+         "source": "--source", "outcome": "--outcome", "note": "--note", "beside": "--beside", "turns": "--turns",
+         "db": "--db"}
 
 
 class OutputFailed(Exception):

@@ -751,6 +751,8 @@ class Store:
         if beside is not None and outcome is not None:
             raise InvalidInput("beside", "names a contradicting memory that holds beside this one: give it "
                                          "without `outcome`")
+        if beside is not None:  # a malformed id is refused before either is looked up
+            beside = validate.id_text("beside", beside)
         with self.backend.write(tenant) as tx:
             memory = history.resolve(tx, tenant, id)  # read under the row's lock, as supersede does
             now = self.clock()

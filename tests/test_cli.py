@@ -415,6 +415,8 @@ def test_show_describes_an_expired_memory_and_expired_history(db_path, capsys):
     (["remember", "   "], "CONTENT: is only white space; it must be 1-8,000 characters"),
     (["show", "nope"], "ID: 'nope' is not a memory id: an id is 36 hex digits"),
     (["forget", "0"], "ID: '0' is too short"),
+    (["confirm", "deadbeef-0000", "--beside", "nope"], "--beside: 'nope' is not a memory id: an id is 36 hex digits"),
+    (["confirm", "deadbeef-0000", "--beside", "0"], "--beside: '0' is too short"),
     (["import", "no-such-file.jsonl"], "FILE: 'no-such-file.jsonl' does not exist"),
     (["import", "/"], "FILE: '/' is a folder, not a file"),
     (["export", "-o", "/no/such/folder/m.jsonl"], "--output: cannot write '/no/such/folder/m.jsonl': No such file"),

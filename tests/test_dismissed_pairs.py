@@ -20,7 +20,9 @@ from memvault.storage.consolidate import consolidate
 from memvault.storage.errors import Conflict, InvalidInput, NotFound
 from memvault.storage.store import Store
 from memvault.tools.boot import OUTDATED_MARK, boot_context
+from memvault.tools import handlers
 from memvault.tools.handlers import Caller
+from memvault.tools.text import render
 
 pytestmark = pytest.mark.contract
 CALLER = Caller(tenant="a", scope="proj")
@@ -101,6 +103,22 @@ def test_saying_the_old_value_again_after_a_change_confirms_it_but_leaves_it_out
     found = marks(store, subject)
     assert found[older] == changed and found[changed] is None
     assert found.get(again.id, changed) == changed  # a reworded restatement: outdated by the change too
+
+
+@pytest.mark.parametrize(("subject", "old", "change", "exact", "reworded"), RESTATED, ids=["time", "port"])
+def test_a_repeat_names_the_newer_of_its_waiting_pair_until_the_pair_is_settled(store, clock, subject, old, change,
+                                                                               exact, reworded):
+    older, changed = remembered(store, clock, old, change)
+    consolidate(store)
+    again = handlers.remember(store, CALLER, content=exact, kind="fact")
+    assert (again.id, again.created, again.outdated_by) == (older, False, changed)
+    assert f"possibly outdated by {changed}" in render(again)
+    assert handlers.remember(store, CALLER, content=change, kind="fact").outdated_by is None  # the newer's repeat
+    fresh = handlers.remember(store, CALLER, content=f"Nothing else is said about the {subject}.", kind="fact")
+    assert fresh.created and fresh.outdated_by is None
+    store.confirm(tenant="a", id=older, beside=changed)
+    settled = handlers.remember(store, CALLER, content=exact, kind="fact")
+    assert settled.id == older and settled.outdated_by is None and "outdated" not in render(settled)
 
 
 @pytest.mark.parametrize(("forgotten", "waiting", "marked"), [
@@ -229,6 +247,7 @@ async def test_over_the_wire_confirm_beside_dismisses_that_pair_only_and_a_resta
         now = await remember(change, 5)
         r = await c.call_tool("remember", {"content": exact, "kind": "fact"})  # the old value again, exactly
         assert r.structured_content["id"] == first and r.structured_content["created"] is False
+        assert r.structured_content["outdated_by"] == now and f"possibly outdated by {now}" in r.content[0].text
         assert (await outdated_by("team standup"))[first] == now
         assert json.dumps(change) in await review()
 

@@ -108,7 +108,18 @@ def remember(store: Store, caller: Caller, **args: object) -> RememberResult:
     scope = caller.scope if scope is None else scope
     outcome = store.remember(tenant=caller.tenant, scope=scope, **args)  # type: ignore[arg-type]
     fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k not in ("newer", "other_scopes")}
-    return RememberResult.model_validate({**fields, "contradicts": _contradictions(outcome)})
+    return RememberResult.model_validate({**fields, "contradicts": _contradictions(outcome),
+                                          "outdated_by": _outdated_by(store, caller, outcome)})
+
+
+def _outdated_by(store: Store, caller: Caller, outcome: RememberOutcome) -> str | None:
+    """For a repeat of a stored memory that is the older of a contradicting pair waiting for review, the
+    newest newer memory's id (``Store.outdating``, as recall marks it); else None. A repeat is one more
+    confirmation, which settles no pair."""
+    if outcome.duplicate_of is None:
+        return None
+    memory = store.get(tenant=caller.tenant, id=outcome.duplicate_of)
+    return store.outdating(caller.tenant, [memory.scope], [memory]).get(memory.id)
 
 
 def _contradictions(outcome: RememberOutcome | SupersedeOutcome) -> list[dict[str, object]]:

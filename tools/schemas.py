@@ -78,6 +78,12 @@ class RememberResult(_Result):
         "'now' or 'moved'), with the reason. Recall ranks the newer first and marks the older possibly outdated; "
         "if the newer one is right, supersede the older (forget the new copy first if one was stored).",
     )
+    outdated_by: str | None = Field(
+        default=None,
+        description="Set when identical content was already stored and that memory is the older of a "
+        "contradicting pair waiting in memory://review: the newer memory's id. Repeating it settles nothing: "
+        "supersede it with `by` that id if the newer holds now, or confirm it with `beside` that id if both hold.",
+    )
     redacted: list[str] = _redacted()
     lookalike_scope: str | None = Field(
         default=None,

@@ -282,6 +282,10 @@ def render(result: BaseModel) -> str:
                     "or call remember again without check_similar.")
         elif result.duplicate_of:
             text = f"Already stored as {result.id}: counted as one more confirmation of it, no new memory written."
+            if result.outdated_by:
+                text += (f" It is possibly outdated by {result.outdated_by}, a contradiction waiting in review: "
+                         f"supersede {result.id} with `by` {result.outdated_by} if that one holds now, or confirm "
+                         f"{result.id} with `beside` {result.outdated_by} if both hold.")
         elif not result.created:
             text = f"Already stored as {result.id} (same idempotency_key): nothing new written."
         else:
