@@ -207,11 +207,11 @@ def prefer_newer(order: list[int], c: Candidates, scores: dict[int, float],
         for newer in top:
             if after_the_time(c, c.rows[newer]):
                 continue  # "the rate limit in Q3": not the one set in Q4
-            if asked and near_miss(asked, c.rows[newer].content or "") is not None \
-                    and near_miss(asked, c.rows[older].content or "") is None:
-                continue
-            as_well = _as_well(c, scores, newer, older)
-            if c.rows[newer].observed_at > c.rows[older].observed_at and scores[older] >= scores[newer] and as_well:
+            if c.rows[newer].observed_at <= c.rows[older].observed_at or scores[older] < scores[newer] \
+                    or not _as_well(c, scores, newer, older):
+                continue  # the cheap tests first: a text's near miss is read only for a pair they pass
+            if not (asked and near_miss(asked, c.rows[newer].content or "") is not None
+                    and near_miss(asked, c.rows[older].content or "") is None):
                 similarity = same_subject(older, newer)
                 if similarity is not None and similarity >= SAME_SUBJECT:
                     # newers raised over one older keep their own order among them
@@ -230,6 +230,19 @@ def _newer(memory: Memory, other: Memory) -> bool:
     if memory.observed_at == other.observed_at:
         return False
     return newer_in_meaning(memory.content or "", other.content or "", memory.observed_at > other.observed_at)
+
+
+def _newer_contradicting(old: Memory, new: Memory, cosine: float) -> str | None:
+    """Why ``new``, the newer of the two in meaning (:func:`_newer`), contradicts ``old`` at ``cosine``
+    (``contradiction.contradicts`` with ``SAME_SUBJECT``), else None. The cheaper test first: for ``new`` observed
+    later, which is newer reads what ``old`` changed, judging the pair both ways, so the words go first (most such
+    pairs disagree on nothing); for ``new`` observed earlier it is newer only when it says a change, most do not."""
+    if new.observed_at > old.observed_at:
+        reason = contradicts(old.content or "", new.content or "", cosine, SAME_SUBJECT)
+        return reason if reason is not None and _newer(new, old) else None
+    if not _newer(new, old):
+        return None
+    return contradicts(old.content or "", new.content or "", cosine, SAME_SUBJECT)
 
 
 def outdate(order: list[int], c: Candidates, scores: dict[int, float],
@@ -281,9 +294,8 @@ def outdate(order: list[int], c: Candidates, scores: dict[int, float],
         later = sorted((seq for seq in others if c.rows[seq].scope == old.scope and may_contradict(
             old.content or "", c.rows[seq].content or "", cosines.get(seq, -1.0), SAME_SUBJECT)),
             key=lambda seq: c.rows[seq].observed_at, reverse=True)
-        newer = next((seq for seq in later if _newer(c.rows[seq], old)
-                      and (reason := contradicts(old.content or "", c.rows[seq].content or "",
-                                                 cosines.get(seq, -1.0), SAME_SUBJECT)) is not None
+        newer = next((seq for seq in later
+                      if (reason := _newer_contradicting(old, c.rows[seq], cosines.get(seq, -1.0))) is not None
                       and (old.id, c.rows[seq].id) not in held()
                       and _asked_of_both(question, asked, old, c.rows[seq], reason)), None)
         if newer is None and (new := kept.get(older, (0, None))[1]) is not None and not after_the_time(c, new) \
