@@ -580,11 +580,12 @@ def _serve(config: config_module.Config) -> int:
     from .wire import serve as serve_stdio
 
     # The SDK reads stdin on a thread Ctrl-C cannot interrupt; every write is one transaction, so
-    # exiting at once loses nothing. Stdin's blocking mode is restored first (for the next program).
-    stdin, blocking = os.dup(0), os.get_blocking(0)  # the dup shares stdin's open file
+    # exiting at once loses nothing. Stdin's and stdout's blocking modes are restored first (for the next program).
+    shared = [(os.dup(fd), os.get_blocking(fd)) for fd in (0, 1)]  # each dup shares its stream's open file
 
     def stop(*_: object) -> None:
-        os.set_blocking(stdin, blocking)
+        for fd, blocking in shared:
+            os.set_blocking(fd, blocking)
         os._exit(130)
 
     signal.signal(signal.SIGINT, stop)  # before saying it waits: Ctrl-C from then on stops it

@@ -16,7 +16,6 @@ import logging
 import math
 import os
 import re
-import select
 import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -524,30 +523,35 @@ async def _lines(fd: int) -> Any:
 
 
 def _writer(fd: int) -> Callable[[bytes], Awaitable[None]]:
-    """Writes to ``fd`` in order. A pipe is written on the event loop, at most ``PIPE_BUF`` bytes once it
-    polls writable (POSIX: then so many go in without blocking); anything else on a worker thread. A
-    thread's round trip per message was two of the seven a ``tools/call`` made (docs/benchmarks.md)."""
-    lock = anyio.Lock()
+    """Writes to ``fd`` in order. A pipe is made non-blocking and written on the event loop at once,
+    waiting for it to poll writable only while it is full; anything else on a worker thread. A thread's
+    round trip per message was two of the seven a ``tools/call`` made, and a wait before each write two
+    turns of the event loop (docs/benchmarks.md)."""
+    lock = anyio.Lock(fast_acquire=True)  # uncontended: no turn of the event loop
     pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
+    if pipe:
+        os.set_blocking(fd, False)
 
     async def write(data: bytes) -> None:
         async with lock:
             view = memoryview(data)
             while view:
-                if pipe:
-                    await anyio.wait_writable(fd)
-                    view = view[os.write(fd, view[:select.PIPE_BUF]):]
-                else:
+                if not pipe:
                     view = view[await anyio.to_thread.run_sync(os.write, fd, view):]
+                    continue
+                try:
+                    view = view[os.write(fd, view):]
+                except BlockingIOError:  # full: the reader has not caught up
+                    await anyio.wait_writable(fd)
 
     return write
 
 
 async def serve(server: MCPServer[Any]) -> None:
     """Run ``server`` on the process's stdin/stdout with the SDK's stdio transport, behind
-    :class:`Wire`, until stdin closes. Stdin's blocking mode is restored at the end (the
-    program run after memvault shares it: a terminal left non-blocking fails its reads)."""
-    stdin_blocking = os.get_blocking(0)
+    :class:`Wire`, until stdin closes. Stdin's and stdout's blocking modes are restored at the end (the
+    program run after memvault shares them: a terminal left non-blocking fails its reads)."""
+    stdin_blocking, stdout_blocking = os.get_blocking(0), os.get_blocking(1)
     client_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
     client_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
     to_sdk_r, to_sdk_w = os.pipe()
@@ -581,6 +585,7 @@ async def serve(server: MCPServer[Any]) -> None:
         os.dup2(client_in, 0)
         os.dup2(client_out, 1)
         os.set_blocking(0, stdin_blocking)
+        os.set_blocking(1, stdout_blocking)
 
 
 # ---------------------------------------------------------------- 4. streamable HTTP

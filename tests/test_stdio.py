@@ -159,28 +159,42 @@ def test_ctrl_c_stops_the_server_at_once(db_path):
             stream.close()  # type: ignore[union-attr]
 
 
-def test_ctrl_c_leaves_stdin_blocking_for_the_next_program(db_path):
-    """Serving reads stdin without blocking; a terminal or pipe left that way made the next
-    program's reads fail ("Resource temporarily unavailable"). The pipe's read end is shared
-    with the server's stdin, so its mode is the one the next program would get."""
+@pytest.mark.parametrize("stream", ["stdin", "stdout"])
+def test_ctrl_c_leaves_stdin_and_stdout_blocking_for_the_next_program(db_path, stream):
+    """Serving reads stdin and writes stdout without blocking; a terminal or pipe left that way made
+    the next program's reads (or writes) fail ("Resource temporarily unavailable"). The pipe's end is
+    shared with the server's stream, so its mode is the one the next program would get."""
     import os
     import signal
 
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen(SERVE, env=server_env(db_path), stdin=read_end, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    shared = read_end if stream == "stdin" else write_end
+    if stream == "stdin":
+        proc = subprocess.Popen(SERVE, env=server_env(db_path), stdin=read_end, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+        out, send = proc.stdout, lambda data: os.write(write_end, data)
+    else:
+        proc = subprocess.Popen(SERVE, env=server_env(db_path), stdin=subprocess.PIPE, stdout=write_end,
+                                stderr=subprocess.DEVNULL)
+        out = os.fdopen(os.dup(read_end), "rb")
+
+        def send(data: bytes) -> None:
+            proc.stdin.write(data)  # type: ignore[union-attr]
+            proc.stdin.flush()  # type: ignore[union-attr]
     try:
         ping = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
-        os.write(write_end, (json.dumps(ping) + "\n").encode())
-        assert proc.stdout is not None and b'"id":1' in proc.stdout.readline()  # it is reading stdin now
-        assert not os.get_blocking(read_end)  # the server's mode, seen through the shared pipe
+        send((json.dumps(ping) + "\n").encode())
+        assert out is not None and b'"id":1' in out.readline()  # it is reading stdin and has written stdout
+        assert not os.get_blocking(shared)  # the server's mode, seen through the shared pipe
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=10) == 130
-        assert os.get_blocking(read_end)
+        assert os.get_blocking(shared)
     finally:
         proc.kill()
-        proc.stdout.close()  # type: ignore[union-attr]
+        out.close()  # type: ignore[union-attr]
+        if proc.stdin is not None:
+            proc.stdin.close()
         os.close(read_end)
         os.close(write_end)
 

@@ -54,6 +54,32 @@ def test_a_batch_gets_one_array_with_a_response_per_request(server):
     still_serving(server)
 
 
+PIPE_BYTES = 65_536  # a Linux pipe's buffer: a larger write waits for the reader to catch up
+
+
+def _tools_list(i: int) -> dict:
+    return {"jsonrpc": "2.0", "id": f"big{i}", "method": "tools/list"}
+
+
+def _long_recall(i: int) -> dict:
+    return {"jsonrpc": "2.0", "id": f"big{i}", "method": "tools/call", "params": {
+        "name": "recall", "arguments": {"query": f"note {i} " + "deploy pipeline " * 120, "limit": 1}}}
+
+
+@pytest.mark.parametrize("make, count, larger", [
+    (_tools_list, 12, "reply"),  # one reply line of several pipes' worth
+    (_long_recall, 40, "request"),  # lines passed on to the SDK faster than it reads them
+])
+def test_a_batch_larger_than_a_pipe_holds_is_answered_whole(server, make, count, larger):
+    batch = [make(i) for i in range(count)]
+    server.send_raw(line(batch))
+    reply = server.receive()
+    assert isinstance(reply, list) and sorted(r["id"] for r in reply) == sorted(m["id"] for m in batch)
+    assert all("result" in r and not r["result"].get("isError") for r in reply), reply
+    assert len(line(reply if larger == "reply" else batch)) > PIPE_BYTES
+    still_serving(server)
+
+
 def test_a_mixed_batch_answers_requests_and_bad_entries_but_not_notifications(server):
     server.send_raw(line([
         {"jsonrpc": "2.0", "id": 41, "method": "tools/call",
