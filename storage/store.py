@@ -377,8 +377,8 @@ class Store:
         embedding = self.embedding_pool.submit(self.embed_memory, text, self.model_problem())
         try:
             self._refuse_secrets(  # the content as sent, but its private spans: they are never stored
-                content=without_private(content) if private else content, scope=scope, tags=tags, source=source,
-                idempotency_key=idempotency_key,
+                content=without_private(content) if private else content, tags=tags, source=source,
+                idempotency_key=idempotency_key,  # (the scope: refused by validate.scope above)
             )
             tokens = literal_tokens([text])[0]
             repeated = self._seen_repeat(tenant, checked_scope, content_hash, key, given)
