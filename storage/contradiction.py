@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from . import dating
 from .config_blocks import configure_other_things
+from .siblings import alternatives
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _denied, _differences,
                                     _ends_held, _moves_on, _numbered_apart, _parallel, _refilled, _reversed,
                                     _shares_subject, _swapped, another_slot, attribute_changed, hands_another,
@@ -162,6 +163,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)
     swaps = [(o, n) for o, n in diffs if o and n]
+    # one of a closed set for another beside what else differs names a sibling, not a change of one subject
+    # ("Deploys to staging happen on Monday" / "Deploys to production now happen on Thursday")
+    if len(diffs) > 1 and any(len(o) == len(n) == 1 and alternatives(o[0].shown, n[0].shown) for o, n in swaps):
+        return None
     lone = len(diffs) == 1 and len(swaps) == 1 and len(swaps[0][0]) <= 2 and len(swaps[0][1]) <= 2
     # The clauses of the older text where the newer says something else: a value, a state replaced.
     told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
