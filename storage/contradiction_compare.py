@@ -369,14 +369,16 @@ def _names_alike(old: _Read, new: _Read) -> bool:
 
 
 def _moves_what_held(old: _Read, new: _Read) -> bool:
-    """Whether ``old`` may hold what the change of ``new`` moves: where ``new`` says what it leaves or where it goes
-    ("from OVH to Scaleway"), ``old`` holds a value of that kind other than as its subject (what it says of something,
+    """Whether ``old`` may hold what the change of ``new`` moves: where ``new`` says what it leaves and where it goes
+    ("from OVH to Scaleway"), ``old`` holds a value of their kind other than as its subject (what it says of something,
     not what it speaks of: not "OVH support answers within 24 hours", nor "The website shows prices in euros"), and a
     word of the thing moved when ``new`` names one ("the website": not "We have a contract with OVH for domain
-    names"). True when ``new`` moves no value ("moved to the afternoon")."""
+    names"). True when ``new`` says no value it leaves ("Ownership of the API gateway went to Nils", "We retired
+    Jenkins": what held it may be written otherwise, "the platform team") or moves no value ("moved to the
+    afternoon")."""
     moved = new.left | new.targets
     kinds = {kind for kind, found in new.values.items() if not moved.isdisjoint(found)}
-    if not kinds:
+    if not kinds or not new.left - new.ended or not new.targets:
         return True
     thing = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind == "word"
              and t.shown not in _HAVING}
