@@ -261,12 +261,14 @@ def newer_in_meaning(text: str, other: str, later: bool) -> bool:
 def _told_before(older: str, newer: str) -> bool:
     """Whether ``newer``, with no change words, restates what ``older``, a change, left: "Our CI runs on Jenkins"
     stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the two (read as the newer
-    of them it disagrees with ``older``, and it adds no value ``older`` lacks, or nothing else disagrees)."""
+    of them it disagrees with ``older``, and it adds no value ``older`` lacks, or nothing else disagrees). It must
+    hold a value the change says it left: "The API gateway is maintained by the security team" stored after
+    "Ownership of the API gateway went to Nils" is no state that change replaced."""
     old = _read(older)
     if not old.changes:  # most memories: the newer is not read
         return False
     new = _read(newer)
-    if new.changes or judge(newer, older) is None:
+    if new.changes or values_of(new).isdisjoint(old.left) or judge(newer, older) is None:
         return False
     return judge(older, newer) is None or values_of(new) <= values_of(old)
 
