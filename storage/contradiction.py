@@ -262,13 +262,16 @@ def _told_before(older: str, newer: str) -> bool:
     """Whether ``newer``, with no change words, restates what ``older``, a change, left: "Our CI runs on Jenkins"
     stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the two (read as the newer
     of them it disagrees with ``older``, and it adds no value ``older`` lacks, or nothing else disagrees). It must
-    hold a value the change says it left: "The API gateway is maintained by the security team" stored after
-    "Ownership of the API gateway went to Nils" is no state that change replaced."""
+    hold, other than as its subject, a value the change names, not as where it went nor as its subject: "The API
+    gateway is maintained by the security team" stored after "Ownership of the API gateway went to Nils" is no state
+    that change replaced."""
     old = _read(older)
     if not old.changes:  # most memories: the newer is not read
         return False
     new = _read(newer)
-    if new.changes or values_of(new).isdisjoint(old.left) or judge(newer, older) is None:
+    left = old.left | {t.key for t in old.sequence if t.kind != "word" and not t.subject} - old.targets
+    if new.changes or left.isdisjoint(t.key for t in new.sequence if t.kind != "word" and not t.subject) \
+            or judge(newer, older) is None:
         return False
     return judge(older, newer) is None or values_of(new) <= values_of(old)
 

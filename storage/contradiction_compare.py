@@ -346,8 +346,6 @@ def _shares_subject(old: _Read, new: _Read, attribute: bool, head: bool = False)
     # a time leading a clause is no word of its subject, unless the clause names nothing else
     told = {clause: words - _WHEN or words for clause, words in told.items()}
     was = {clause: words - _WHEN or words for clause, words in was.items()}
-    if not _moves_what_held(old, new):
-        return False
     if not told or not was:
         return _names_alike(old, new)
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
@@ -366,28 +364,6 @@ def _names_alike(old: _Read, new: _Read) -> bool:
     def said(read: _Read) -> set[str]:
         return set(read.words) | {t.shown.lower() for t in read.sequence}
     return bool(said(old) & said(new)) or bool(set(old.values) & set(new.values) - {"name"})
-
-
-def _moves_what_held(old: _Read, new: _Read) -> bool:
-    """Whether ``old`` may hold what the change of ``new`` moves: where ``new`` says what it leaves and where it goes
-    ("from OVH to Scaleway"), ``old`` holds a value of their kind other than as its subject (what it says of something,
-    not what it speaks of: not "OVH support answers within 24 hours", nor "The website shows prices in euros"), and a
-    word of the thing moved when ``new`` names one ("the website": not "We have a contract with OVH for domain
-    names"). True when ``new`` says no value it leaves ("Ownership of the API gateway went to Nils", "We retired
-    Jenkins": what held it may be written otherwise, "the platform team") or moves no value ("moved to the
-    afternoon")."""
-    moved = new.left | new.targets
-    kinds = {kind for kind, found in new.values.items() if not moved.isdisjoint(found)}
-    if not kinds or not new.left - new.ended or not new.targets:
-        return True
-    thing = {t.key for t in new.sequence if t.clause in new.change_clauses and t.kind == "word"
-             and t.shown not in _HAVING}
-    return any(t.kind in kinds and not t.subject for t in old.sequence) \
-        and not (thing and thing.isdisjoint(t.key for t in old.sequence))
-
-
-# Auxiliaries of the perfect, read as no word of the thing a change moves ("Wir haben die Website ... migriert").
-_HAVING = frozenset("haben hat habe avons ai avez ont hemos han he".split())
 
 
 def _headless(subject: set[str] | frozenset[str], other: set[str] | frozenset[str]) -> set[str] | frozenset[str]:

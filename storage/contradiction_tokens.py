@@ -40,7 +40,6 @@ _MERIDIEM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm"}
 _DAY_MONTH = re.compile(r"(\d{1,2})[/.-](\d{1,2})")  # "20/12", "12/20", "12-20": a day and month
 _CURRENCY = "$€£¥"
 _NE = re.compile(r"[nN]['’][^\W\d_]")  # the French negation joined to its verb: "n'envoyons"
-_OF_NAME = re.compile(r"[dD]['’][A-Z]")  # French "de" joined to a name: "d'OVH", "d'Alice"
 # A list marker opening a line: "-", "*", "•", "1.", "2)".
 _BULLET = re.compile(r"[-*•·–—+>]|\d{1,3}[.)]")
 
@@ -159,8 +158,8 @@ def _tokens(text: str) -> Tokens:
         owner = owner or token[:1].isupper() and bare.endswith(("s'", "s’")) and not bare.startswith(("'", "‘"))
         ends = raw[-1] in ",:" or token.lower() in CLAUSE_WORDS or (
             raw[-1] == "." and raw.lower() not in ABBREVIATIONS)
-        if _NE.match(token) or _OF_NAME.match(token):  # "n'envoyons" read as "ne envoyons", as "ne déployons" is;
-            out.append((token[0] + "e", initial, False, False, False))  # "d'OVH" as "de OVH"
+        if _NE.match(token):  # "n'envoyons" read as "ne envoyons", as "ne déployons" is
+            out.append((token[0] + "e", initial, False, False, False))
             token, initial = token[2:], False
         parts = token.split("-")
         if len(parts) > 1 and parts[-1].lower() in HEADS and all(part.isalpha() for part in parts):

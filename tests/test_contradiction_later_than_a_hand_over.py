@@ -24,7 +24,7 @@ LATER = [  # (a change naming no value it left, a later statement the change, re
 LEFT = [  # (a change naming what it left, a later statement of that value): the change stays the newer in meaning
     ("We moved CI from Jenkins to GitHub Actions.", "Our CI runs on Jenkins."),
     ("Ownership of the API gateway went from Anna to Nils.", "Anna owns the API gateway."),
-    ("Nous avons migré le site web d'OVH vers Scaleway.", "Notre site web est hébergé chez OVH."),
+    ("Nous sommes passés de Jenkins à GitHub Actions pour la CI.", "Nous utilisons Jenkins pour la CI."),
 ]
 
 
