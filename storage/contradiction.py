@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from . import dating
 from .config_blocks import configure_other_things
+from .siblings import alternatives
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _denied, _differences,
                                     _ends_held, _moves_on, _numbered_apart, _parallel, _refilled, _reversed,
                                     _shares_subject, _swapped, another_slot, attribute_changed, hands_another,
@@ -162,6 +163,10 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
         return None  # nothing disagrees and no lone swap: no alignment needed (most pairs)
     diffs = _differences(old, new)
     swaps = [(o, n) for o, n in diffs if o and n]
+    # one of a closed set for another beside what else differs names a sibling, not a change of one subject
+    # ("Deploys to staging happen on Monday" / "Deploys to production now happen on Thursday")
+    if len(diffs) > 1 and any(len(o) == len(n) == 1 and alternatives(o[0].shown, n[0].shown) for o, n in swaps):
+        return None
     lone = len(diffs) == 1 and len(swaps) == 1 and len(swaps[0][0]) <= 2 and len(swaps[0][1]) <= 2
     # The clauses of the older text where the newer says something else: a value, a state replaced.
     told = {t.clause for o, n in swaps for t in o if t.key not in keys_new and (t.shown in _STATE_GROUP or (
@@ -256,12 +261,17 @@ def newer_in_meaning(text: str, other: str, later: bool) -> bool:
 def _told_before(older: str, newer: str) -> bool:
     """Whether ``newer``, with no change words, restates what ``older``, a change, left: "Our CI runs on Jenkins"
     stored after "We switched from Jenkins to GitHub Actions" is, in meaning, the older of the two (read as the newer
-    of them it disagrees with ``older``, and it adds no value ``older`` lacks, or nothing else disagrees)."""
+    of them it disagrees with ``older``, and it adds no value ``older`` lacks, or nothing else disagrees). It must
+    hold, other than as its subject, a value the change names, not as where it went nor as its subject: "The API
+    gateway is maintained by the security team" stored after "Ownership of the API gateway went to Nils" is no state
+    that change replaced."""
     old = _read(older)
     if not old.changes:  # most memories: the newer is not read
         return False
     new = _read(newer)
-    if new.changes or judge(newer, older) is None:
+    left = old.left | {t.key for t in old.sequence if t.kind != "word" and not t.subject} - old.targets
+    if new.changes or left.isdisjoint(t.key for t in new.sequence if t.kind != "word" and not t.subject) \
+            or judge(newer, older) is None:
         return False
     return judge(older, newer) is None or values_of(new) <= values_of(old)
 

@@ -340,8 +340,22 @@ def _asked_of_both(question: str, asked: set[str], old: Memory, new: Memory, rea
                 and not asked & replaced(old.content or "", new.content or "")) \
         and not asked & only_older(old.content or "", new.content or "") \
         and not (names_subject(question, old.content or "", new.content or "")
-                 and sibling(question, new.content or "") is not None) \
+                 and _sibling_asked(question, old.content or "", new.content or "")) \
         and not asks_the_part_left(question, old.content or "", new.content or "")
+
+
+def _sibling_asked(question: str, older: str, newer: str) -> bool:
+    """Whether ``question`` names a sibling of what ``newer`` names (``siblings.sibling``), read without the values
+    ``newer`` replaced in ``older`` (``contradiction.replaced``): "30" of "are backups kept for 30 days?" beside
+    "Backup retention is now 90 days" is the value changed, no sibling of "90", whatever words the newer rewords
+    its slot with ("kept" / "retention")."""
+    gone = replaced(older, newer)
+    words = [w for w in question.split()
+             if not gone or not (values(w) & gone or w.strip(_PUNCTUATION).lower() in gone)]
+    return sibling(" ".join(words), newer) is not None
+
+
+_PUNCTUATION = "?.,!;:'\"()¿¡"
 
 
 def same_conversation(order: list[int], c: Candidates, scores: dict[int, float]) -> None:

@@ -25,7 +25,9 @@ MONTHS, WEEKDAYS = frozenset(MONTH_NAMES), frozenset(WEEKDAY_NAMES)
 ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging", "stage": "staging",
                 "stg": "staging", "development": "development", "dev": "development", "test": "testing",
                 "testing": "testing", "qa": "qa", "sandbox": "sandbox", "preview": "preview", "uat": "uat",
-                "preprod": "preproduction", "preproduction": "preproduction"}
+                "preprod": "preproduction", "preproduction": "preproduction",
+                "produktion": "production", "produccion": "production", "entwicklung": "development",
+                "developpement": "development", "desarrollo": "development"}  # German, French, Spanish, unaccented
 
 # Closed sets of alternatives written as common words: one in place of another is another thing
 # ("the web app" for "the mobile app", "the pro plan" for "the free plan", "gold" for "silver").
@@ -435,6 +437,15 @@ def _closed(lower: str) -> str | None:
     if lower in ENVIRONMENTS:
         return "environment"
     return ALTERNATIVES.get(lower)
+
+
+def alternatives(a: str, b: str) -> bool:
+    """Whether two words are two of one closed set other than months and weekdays (an environment, a platform, a
+    tier, a level, a region, a relative, a pet): "staging" / "production", "prod" / "staging", "web" / "mobile"; not
+    "prod" / "production" (one environment)."""
+    one, other = _folded(a), _folded(b)
+    kind = _closed(one)
+    return kind is not None and kind not in _TIME_KINDS and kind == _closed(other) and one != other
 
 
 @lru_cache(maxsize=1 << 16)
