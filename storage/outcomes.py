@@ -81,10 +81,12 @@ class ConfirmOutcome:
     """What ``Store.confirm`` did: ``memory`` as stored after it; ``runs``, a procedure's runs
     (None for other kinds); ``outcome``, the run recorded (None: a plain confirmation);
     ``redacted``, ``("private",)`` when the note's ``<private>`` spans were dropped (never stored);
-    ``beside``, the id of the memory it was judged to hold beside (that pair dismissed), None for none."""
+    ``beside``, the id of the memory it was judged to hold beside (that pair dismissed), None for none;
+    ``paired``, whether those two were a contradicting pair (kept for review, or their words disagree)."""
 
     memory: Memory
     runs: RunSummary | None = None
     outcome: str | None = None
     redacted: tuple[str, ...] = ()
     beside: str | None = None
+    paired: bool = False

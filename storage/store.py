@@ -774,6 +774,7 @@ class Store:
                                               f"{memory.kind}: confirm it without an outcome")
             if outcome != "failure":
                 tx.confirm(memory.id, now)
+            paired = other is not None and self._paired(tx, tenant, memory, other)
             if other is not None:
                 tx.dismiss(tenant, memory.id, other.id, now)
             if outcome is not None:
@@ -781,7 +782,20 @@ class Store:
             runs = tx.runs(tenant, [memory.id]).get(memory.id, [])
             stored = history.row(tx, tenant, memory.id)
         return ConfirmOutcome(stored, summarize(runs) if memory.kind == "procedure" else None, outcome,
-                              (validate.PRIVATE_REMOVED,) if private else (), other and other.id)
+                              (validate.PRIVATE_REMOVED,) if private else (), other and other.id, paired)
+
+    @staticmethod
+    def _paired(tx: Writer, tenant: str, memory: Memory, other: Memory) -> bool:
+        """Whether ``memory`` and ``other`` were a contradicting pair before ``confirm`` dismissed them: kept for
+        review either way round, or their words disagree (``contradiction.disagreement``, the older first), as
+        recall would mark them."""
+        from .contradiction import disagreement
+
+        kept = tx.review_pairs(tenant, older=sorted({memory.id, other.id}))
+        if (memory.id, other.id) in kept or (other.id, memory.id) in kept:
+            return True
+        older, newer = sorted((memory, other), key=lambda m: m.observed_at)
+        return disagreement(older.content or "", newer.content or "") is not None
 
     @staticmethod
     def _beside(tx: Writer, tenant: str, memory: Memory, beside: str, now: int) -> Memory:

@@ -121,6 +121,23 @@ def test_a_repeat_names_the_newer_of_its_waiting_pair_until_the_pair_is_settled(
     assert settled.id == older and settled.outdated_by is None and "outdated" not in render(settled)
 
 
+@pytest.mark.parametrize("kept", [True, False], ids=["kept-for-review", "judged-on-recall"])
+@pytest.mark.parametrize(("subject", "old", "true_change", "also_holds"), TWO_PAIRS, ids=["port-language", "port-host"])
+def test_confirm_beside_says_whether_the_two_were_a_contradicting_pair(store, clock, subject, old, true_change,
+                                                                       also_holds, kept):
+    older, changed, other = remembered(store, clock, old, true_change, also_holds)
+    unrelated, = remembered(store, clock, f"Lunch at the {subject} team is at noon on Fridays.")
+    if kept:
+        consolidate(store)
+    for beside, paired in ((changed, True), (unrelated, False)):
+        result = handlers.confirm(store, CALLER, id=older, beside=beside[:12])
+        assert (result.beside, result.paired) == (beside, paired)
+        assert render(result).endswith("that pair is no longer a contradiction." if paired else
+                                       "the two will not be flagged as a contradiction.")
+    with store.backend.read("a") as tx:  # recorded either way: the unpaired one is never flagged later
+        assert tx.dismissed("a", [older]) >= {(older, changed), (older, unrelated)}
+
+
 @pytest.mark.parametrize(("forgotten", "waiting", "marked"), [
     ("other", {("older", "changed")}, {"older": "changed"}),  # the dismissed pair's newer: nothing else changes
     ("older", set(), {}),  # every pair of it goes, the dismissal too

@@ -337,7 +337,7 @@ def confirm(store: Store, caller: Caller, **args: object) -> ConfirmResult:
     return ConfirmResult(
         id=memory.id, outcome=outcome.outcome, confirmations=memory.confirmations,
         strength=strengths.strength(memory, now), needs_review=strengths.needs_review(memory, now),
-        runs=None if outcome.runs is None else runs_out(outcome.runs), beside=outcome.beside,
+        runs=None if outcome.runs is None else runs_out(outcome.runs), beside=outcome.beside, paired=outcome.paired,
         redacted=list(outcome.redacted),
     )
 

@@ -198,6 +198,9 @@ class ConfirmResult(_Result):
     runs: RunsOut | None = Field(default=None, description="A procedure's runs, this one included.")
     beside: str | None = Field(default=None, description="The memory it was confirmed beside: that pair is no "
                                "longer a contradiction; null when none was named.")
+    paired: bool = Field(default=False, description="True when the two named were a contradicting pair (waiting "
+                         "in review, or their words disagree); false when they were not: the pair is then only kept "
+                         "from being flagged later.")
     redacted: list[str] = _redacted()
 
 

@@ -310,7 +310,9 @@ def render(result: BaseModel) -> str:
         did = f"Recorded a {result.outcome} of {result.id}" if result.outcome else f"Confirmed {result.id}"
         text = f"{did}: strength {result.strength:.2f}" + (", needs review." if result.needs_review else ".")
         if result.beside is not None:
-            text += f" It holds beside {result.beside}: that pair is no longer a contradiction."
+            text += (f" It holds beside {result.beside}: that pair is no longer a contradiction." if result.paired
+                     else f" It holds beside {result.beside}, which it was not found to contradict: the two will "
+                          "not be flagged as a contradiction.")
         if result.runs is not None:
             r = result.runs
             last = r.last_run_at and r.last_run_at[:10]
