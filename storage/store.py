@@ -16,7 +16,7 @@ from .embeddings import Embedded, Embedder
 from .episodes import Episodes
 from .errors import Conflict, InvalidInput, ModelUnavailable, NotFound, StoreError, shown
 from .ids import new_id
-from .literal import literal_tokens
+from .literal import counter, literal_tokens
 from .limits import (
     BUSY_TIMEOUT_MS, DEFAULT_SCOPE, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_MS, REASON_MAX_CHARS,
     SOURCE_MAX_CHARS,
@@ -138,8 +138,10 @@ class Store:
             self.upkeep.start_indexing()
 
     def warm_up(self, stop: Callable[[], bool] = lambda: False) -> None:
-        """Load the model, the time parser and the backend's index now (until ``stop()``)."""
+        """Load the model, the tokenizer budgets count with (``literal.counter``: the boot context's and
+        ``remember``'s), the time parser and the backend's index now (until ``stop()``)."""
         self.vector_status()
+        counter()
         self._retriever().time.warm_up()
         maintenance.own(self).warm_up(stop)
 
