@@ -138,6 +138,14 @@ def _denied(read: _Read, value: str) -> bool:
     or an end names ("We dropped x86"), or each clause holding it has the word a negation names, a verb of
     ``STOPPING``, or a verb of ``ENDS`` beside no other value of its kind ("The v1 API is no longer supported", "We
     never deploy on Friday", "We retired the v1 API"; not "CircleCI" of "We ditched Jenkins for CircleCI")."""
+    known = read.derived.get(("denied", value))
+    if known is None:
+        known = read.derived["denied", value] = _denies(read, value)
+    return bool(known)
+
+
+def _denies(read: _Read, value: str) -> bool:
+    """:func:`_denied`, worked out."""
     if value in read.negated - read.contrasted:
         return True
     held = {t.clause for t in read.sequence if t.key == value}
@@ -671,12 +679,20 @@ def _parallel(older: str, newer: str) -> bool:
     content words, values by type, half alike): only then does a word one replaces tell their
     subjects apart; a restatement in other words keeps the value test alone."""
     a, b = (_words(text) for text in (older, newer))
-    if SequenceMatcher(None, a, b, autojunk=False).ratio() >= PARALLEL:
+    if _alike(a, b, PARALLEL):
         return True
     if max(len(a), len(b)) > SHORT:
         return False
     kinds = ([t.key if t.kind == "word" else t.kind for t in _read(text).sequence] for text in (older, newer))
-    return SequenceMatcher(None, *kinds, autojunk=False).ratio() >= 0.5
+    return _alike(*kinds, 0.5)
+
+
+def _alike(a: list[str], b: list[str], least: float) -> bool:
+    """Whether ``SequenceMatcher(None, a, b, autojunk=False).ratio()`` is ``least`` or more; its bounds from above
+    (``real_quick_ratio``, ``quick_ratio``: the same 2 * matches / total, matches counted without order) first, as
+    difflib's documentation suggests, so most pairs are told apart without an alignment."""
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return matcher.real_quick_ratio() >= least and matcher.quick_ratio() >= least and matcher.ratio() >= least
 
 
 def _numbered_apart(old: _Read, new: _Read, old_words: list[str], new_words: list[str]) -> bool:

@@ -5,7 +5,7 @@ Cached: recall compares the same memories again and again."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple
@@ -115,6 +115,8 @@ class _Read:
     # "We stopped deploying on Fridays", "We no longer deploy on Fridays", "Friday deploys were discontinued"
     # every word and value in order, stop words too: (type or "word", normal form or the word lowercased)
     slots: tuple[tuple[str, str], ...] = ()
+    # what the comparisons derive from this reading alone, kept for the next pair: (function, argument) -> result
+    derived: dict[tuple[str, object], object] = field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 def _read(text: str, known: frozenset[str] = frozenset(), lower: frozenset[str] = frozenset()) -> _Read:

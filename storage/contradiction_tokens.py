@@ -176,14 +176,16 @@ def _capitalised(token: str) -> bool:
     return token[:1].isupper() and token.isalpha()
 
 
-def _names_at(tokens: Tokens, known: frozenset[str]) -> tuple[set[int], set[int]]:
+@lru_cache(maxsize=2048)
+def _names_at(tokens: Tokens, known: frozenset[str]) -> tuple[frozenset[int], frozenset[int]]:
     """Which tokens opening a sentence are read as names, and which particles inside a name are no word of their own
     ("Anne de Vries"). A capitalised word opening a sentence is a name when it is no function word ("The", "Our",
     "Yesterday": ``NOT_NAMES``) and either it, with the capitalised words and particles after it, stands right before
     a verb of state or ownership ("Alice Martin owns", "Jonas Berg is", "Bob now leads": ``NAME_VERBS``; "Nils est
     responsable de": ``HOLDING``), is possessive ("Maya's rent", "Nils' colleague"), or is in ``known`` (written as a
     name inside a sentence of either text compared), or stands before a passive end ("Jenkins got the axe":
-    ``_predicate``). Why these: see docs/how-memory-works.md#contradictions."""
+    ``_predicate``). Why these: see docs/how-memory-works.md#contradictions. Cached: a reading, its names and the
+    test of ``known`` (``contradiction_reading._naming``) each ask it of one text."""
     named: set[int] = set()
     particles: set[int] = set()
     count = len(tokens)
@@ -224,7 +226,7 @@ def _names_at(tokens: Tokens, known: frozenset[str]) -> tuple[set[int], set[int]
             m += 1
         if k < m < count and not tokens[k - 1][3] and _predicate([t[0].lower() for t in tokens[m:m + 4]], 0):
             named.add(i)
-    return named, particles
+    return frozenset(named), frozenset(particles)
 
 
 @lru_cache(maxsize=1024)
