@@ -425,8 +425,9 @@ def compare_filled(store: Store, filled: list[Memory]) -> None:
 
 
 def _newest(pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The ``PAIRS_KEPT`` pairs of the newest last written (ids sort by time), sorted."""
-    return sorted(sorted(pairs, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])
+    """The ``PAIRS_KEPT`` pairs of the newest last written (ids sort by time), then the newest older, as
+    ``Writer.change_review_pairs`` keeps them; sorted."""
+    return sorted(sorted(pairs, key=lambda p: (p[1], p[0]), reverse=True)[:PAIRS_KEPT])
 
 
 def _saved(saved: str | None, mark: int, pending: list[int]) -> str:

@@ -125,3 +125,18 @@ def test_a_pair_outdated_during_a_run_in_turns_is_gone_when_it_ends(store, chang
     now = kept(store)
     assert set(pairs[1:]) <= now and pairs[0] not in now
     assert len(now - set(pairs)) >= 1
+
+
+def test_pairs_past_the_most_kept_are_cut_as_the_store_cuts_them(store, monkeypatch):
+    """At ``PAIRS_KEPT`` the scan keeps the pairs of the newest newer and, among those, of the newest older
+    (the backend's order when it trims them), whatever order a step's set holds them in: a run in turns
+    and a run in one piece keep the same. One pair kept; a port said three times, in each tenant."""
+    monkeypatch.setattr(consolidation, "PAIRS_KEPT", 1)
+    said: dict[str, list[str]] = {}
+    for service in SERVICES:
+        said[service] = [store.remember(tenant=service, scope="proj", kind="fact",
+                                        content=f"The {service} service listens on port {port}.").id
+                         for port in (7000, 8000, 9000)]
+    consolidate(store)
+    assert {service: kept(store, service) for service in SERVICES} == {
+        service: {(ids[1], ids[2])} for service, ids in said.items()}
