@@ -128,22 +128,26 @@ class Review:
 def consolidate(
     store: Store, now: int | None = None, stop: Callable[[], bool] = lambda: False,
     progress: Callable[[Compacted], None] | None = None, compacted: set[str] | None = None,
+    checked: set[str] | None = None,
 ) -> Report:
     """Compact every tenant's old episodes (:func:`compact`), then compare the memories written
     since the last run with their nearest neighbours (:func:`scan`); ``stop()`` is asked before
     each step, ``progress`` told of each digest once committed; ``compacted``: the tenants whose
     episodes a run in turns compacted already (given again to each turn: compacting reads every
-    old episode). Raises Busy or StorageUnavailable (what was committed stays, a run again goes on)."""
+    old episode); ``checked``: the tenants whose kept pairs a run in turns checked (:func:`scan`), given
+    again to each turn likewise. Raises Busy or StorageUnavailable (what was committed stays, a run again
+    goes on)."""
     report = Report()
     now = store.clock() if now is None else now
     compacted = set() if compacted is None else compacted
+    checked = set() if checked is None else checked
     for tenant in maintenance.own(store).tenants():
         if tenant not in compacted:
             compact(store, tenant, now, report, stop, progress)
             if not report.finished:
                 break
             compacted.add(tenant)
-        scan(store, tenant, now, report, stop)
+        scan(store, tenant, now, report, stop, checked)
         if not report.finished:
             break  # the next run goes on where this one stopped
     if report.finished:
@@ -279,7 +283,8 @@ def _parsed(saved: str | None) -> dict:  # type: ignore[type-arg]
 
 
 def scan(
-    store: Store, tenant: str, now: int, report: Report, stop: Callable[[], bool] = lambda: False
+    store: Store, tenant: str, now: int, report: Report, stop: Callable[[], bool] = lambda: False,
+    checked: set[str] | None = None,
 ) -> None:
     """Compare ``tenant``'s current memories of ``STATE_KINDS`` written since the last scan (the
     mark: the highest seq compared) with their ``NEIGHBOURS`` nearest of the same scope (and ``global``:
@@ -287,7 +292,10 @@ def scan(
     and, for a brief one, its best keyword matches (``candidates.worded_near``);
     a pair at cosine >= ``ranking.SAME_SUBJECT`` (or lower for strong evidence:
     ``contradiction.least_cosine``) whose words disagree (``contradiction.contradicts``) is kept for review. Pairs no
-    longer both current, or that an agent judged both true (``Reader.dismissed``), are dropped. A memory
+    longer both current, or that an agent judged both true (``Reader.dismissed``), are dropped: every pair kept
+    at the first step of a run (``tenant`` not in ``checked``, then added; None: at every step) and at the last
+    that compares, the pairs a step found at the others, so a step's bookkeeping grows with what it compared, not with the
+    ``PAIRS_KEPT`` kept (docs/storage-tuning.md#consolidation-steps). A memory
     whose vector is pending is kept aside (up to
     ``PENDING_KEPT``; past that the mark stops before it) and compared by a later scan once it has
     one. ``SCAN_BATCH`` memories a step, ``stop()`` asked before each (a tenant with none new asks nothing)
@@ -324,11 +332,15 @@ def scan(
                 mark = seq if seq not in retried else mark
             # kept aside: those the mark passed and this step did not compare
             pending += [p for p in left if p in retried] if retry else [p for p in state["pending"] if p not in batch]
-            named = sorted({i for p in pairs for i in p})
-            members = {m.id: m for m in tx.memories(tenant, ids=named).values()}
-            dismissed = tx.dismissed(tenant, sorted({older for older, _ in pairs}))
-        live = {p for p in pairs if all(i in members and _unchanged(members[i]) for i in p) and p not in dismissed}
-        live = set(_newest(live))
+            # (the last step: it compared all that was left; a tenant with nothing new was checked at the first)
+            full = checked is None or tenant not in checked or bool(batch) and not left and (
+                len(read) < SCAN_BATCH or cut)
+            judged = pairs if full else pairs - before
+            named = sorted({i for p in judged for i in p})
+            members = {m.id: m for m in tx.memories(tenant, ids=named).values()} if named else {}
+            dismissed = tx.dismissed(tenant, sorted({older for older, _ in judged})) if judged else set()
+        live = {p for p in judged if all(i in members and _unchanged(members[i]) for i in p) and p not in dismissed}
+        live = set(_newest(live if full else live | before))
         report.contradictions += len(live - before)
         pending = sorted(set(pending))
         if mark != state["mark"] or live != before or pending != state["pending"]:
@@ -336,6 +348,8 @@ def scan(
                 tx.change_tenant_setting(tenant, REVIEW_KEY, lambda saved: _saved(saved, mark, pending))
                 # pairs kept meanwhile (``note``) stay: only those this step read and no longer keeps go
                 tx.change_review_pairs(tenant, live, before - live, PAIRS_KEPT)
+        if full and checked is not None:
+            checked.add(tenant)
         retry = False
         if left:
             report.finished = False
@@ -411,8 +425,9 @@ def compare_filled(store: Store, filled: list[Memory]) -> None:
 
 
 def _newest(pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The ``PAIRS_KEPT`` pairs of the newest last written (ids sort by time), sorted."""
-    return sorted(sorted(pairs, key=lambda p: p[1], reverse=True)[:PAIRS_KEPT])
+    """The ``PAIRS_KEPT`` pairs of the newest last written (ids sort by time), then the newest older, as
+    ``Writer.change_review_pairs`` keeps them; sorted."""
+    return sorted(sorted(pairs, key=lambda p: (p[1], p[0]), reverse=True)[:PAIRS_KEPT])
 
 
 def _saved(saved: str | None, mark: int, pending: list[int]) -> str:

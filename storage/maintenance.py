@@ -270,13 +270,14 @@ class Upkeep:
 
         self._writes = 0
         compacted: set[str] = set()
+        checked: set[str] = set()
 
         def written(done: Compacted) -> None:
             log.info("consolidation: %d episodes of tenant %s, scope %s, week %s compacted into digest %s",
                      len(done.sources), done.tenant, done.scope, done.week, done.digest_id)
 
         def turn(stop: Callable[[], bool]) -> None:
-            report = consolidate(self.store, stop=stop, progress=written, compacted=compacted)
+            report = consolidate(self.store, stop=stop, progress=written, compacted=compacted, checked=checked)
             if report.contradictions:
                 log.info("consolidation: %d new contradicting pairs kept for review", report.contradictions)
 
