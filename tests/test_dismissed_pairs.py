@@ -130,7 +130,7 @@ def test_confirm_beside_says_whether_the_two_were_a_contradicting_pair(store, cl
     if kept:
         consolidate(store)
     for beside, paired in ((changed, True), (unrelated, False)):
-        result = handlers.confirm(store, CALLER, id=older, beside=beside[:12])
+        result = handlers.confirm(store, CALLER, id=older, beside=beside)
         assert (result.beside, result.paired) == (beside, paired)
         assert render(result).endswith("that pair is no longer a contradiction." if paired else
                                        "the two will not be flagged as a contradiction.")
