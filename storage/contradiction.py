@@ -112,11 +112,12 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     return judged if judged is not None or of_form == newer else _words_judged(older, of_form)
 
 
-# a sentence opening with the noun of an attribute after its owner, then its verb: "Marta's location is", "The
-# office location was", "The wiki's host is now"
+# a sentence opening with the noun of an attribute after its owner, then change words: "Marta's location is now",
+# "The office location was changed", "The wiki host moved" (not "The US region has 6 zones": a sibling, not a change)
 _SLOT_NOUNS = "|".join(sorted(ASKED_KINDS.keys() | ATTRIBUTES.keys(), key=len, reverse=True))
 _OWNED_SLOT = re.compile(rf"(?:^|(?<=[.!?;]\s))(?:(the|our|their|its|my|your)\s+)?([\w-]+?)(?:'s|’s)?\s+"
-                         rf"({_SLOT_NOUNS})\s+(?=(?:is|was|are|were|has|have|now|moved|changed)\b)", re.IGNORECASE)
+                         rf"({_SLOT_NOUNS})\s+(?=(?:(?:is|was|are|were|has been|have been)\s+)?"
+                         rf"(?:now|moved|changed|updated)\b)", re.IGNORECASE)
 
 
 def _slot_of(match: re.Match[str]) -> str:

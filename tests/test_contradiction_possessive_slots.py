@@ -37,6 +37,7 @@ APART = [  # (older, newer): another owner, or another attribute of the owner
     ("Our office is located in Lyon.", "The warehouse's location is now Bordeaux."),
     ("The wiki runs on wiki-old-01.", "The blog's host is now blog-new-02."),
     ("The API listens on port 8080.", "The database's port is now 5433."),
+    ("The EU region has 3 availability zones.", "The US region has 6 availability zones."),  # a sibling
 ]
 
 
