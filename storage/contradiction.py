@@ -109,7 +109,11 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     found = (_undated(older, newer), _words_judged(older, newer))
     judged = max((j for j in found if j is not None), key=lambda j: j[1], default=None)
     of_form = _OWNED_SLOT.sub(_slot_of, newer)
-    return judged if judged is not None or of_form == newer else _words_judged(older, of_form)
+    if judged is not None or of_form == newer:
+        return judged
+    # read owner-first, only a value swapped in the slot tells ("The server room is now locked" fills none)
+    slot = _words_judged(older, of_form)
+    return slot if slot is not None and _DIFFERENT.match(slot[0]) else None
 
 
 # a sentence opening with the noun of an attribute after its owner, then change words: "Marta's location is now",

@@ -38,6 +38,7 @@ APART = [  # (older, newer): another owner, or another attribute of the owner
     ("The wiki runs on wiki-old-01.", "The blog's host is now blog-new-02."),
     ("The API listens on port 8080.", "The database's port is now 5433."),
     ("The EU region has 3 availability zones.", "The US region has 6 availability zones."),  # a sibling
+    ("The server is in rack 4.", "The server room is now locked."),  # no value in the slot
 ]
 
 
