@@ -29,8 +29,8 @@ from .contradiction_compare import (_agreeing_not, _announced, _changes_subject,
                                     thing_replaced)
 from .contradiction_reading import ADDING, _Read, _read, values, values_of
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
-from .contradiction_words import (ALIGNED, ASKED_KINDS, GIVING, HANDING, LEAVING, LOWER_NAMES, STOP, _ENDED,
-                                  _POINT_VALUES, _SAME_STATE, _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
+from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, GIVING, HANDING, LEAVING, LOWER_NAMES, STOP,
+                                  _ENDED, _POINT_VALUES, _SAME_STATE, _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
 from .spellings import one_way
 
 
@@ -107,7 +107,28 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
         rest = ["\n".join(part for part in _SENTENCE_END.split(text) if not _keys(part)) for text in (older, newer)]
         return judge(*rest) if all(part.strip() for part in rest) else None
     found = (_undated(older, newer), _words_judged(older, newer))
-    return max((j for j in found if j is not None), key=lambda j: j[1], default=None)
+    judged = max((j for j in found if j is not None), key=lambda j: j[1], default=None)
+    of_form = _OWNED_SLOT.sub(_slot_of, newer)
+    if judged is not None or of_form == newer:
+        return judged
+    # read owner-first, only a value swapped in the slot tells ("The server room is now locked" fills none)
+    slot = _words_judged(older, of_form)
+    return slot if slot is not None and _DIFFERENT.match(slot[0]) else None
+
+
+# a sentence opening with the noun of an attribute after its owner, then change words: "Marta's location is now",
+# "The office location was changed", "The wiki host moved" (not "The US region has 6 zones": a sibling, not a change)
+_SLOT_NOUNS = "|".join(sorted(ASKED_KINDS.keys() | ATTRIBUTES.keys(), key=len, reverse=True))
+_OWNED_SLOT = re.compile(rf"(?:^|(?<=[.!?;]\s))(?:(the|our|their|its|my|your)\s+)?([\w-]+?)(?:'s|’s)?\s+"
+                         rf"({_SLOT_NOUNS})\s+(?=(?:(?:is|was|are|were|has been|have been)\s+)?"
+                         rf"(?:now|moved|changed|updated)\b)", re.IGNORECASE)
+
+
+def _slot_of(match: re.Match[str]) -> str:
+    """"The location of Marta " for "Marta's location ", "The host of the wiki " for "The wiki host ": the slot
+    ``attribute_changed`` reads, named before its owner."""
+    owner = f"{match[1]} {match[2]}" if match[1] else match[2]
+    return f"The {match[3]} of {owner} "
 
 
 def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
