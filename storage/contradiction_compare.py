@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from .contradiction_ending import ENDS, STOPPING
 from .contradiction_reading import _Read, _Token, _read, values_of
+from .contradiction_things import moves_another
 from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, HEADS,
                                   INTERJECTIONS, MEASURES, NUMBER_WORDS, PERIOD_WORDS, PRONOUNS, REPLACING, ROLES,
@@ -354,6 +355,8 @@ def _shares_subject(old: _Read, new: _Read, attribute: bool, head: bool = False)
     # a time leading a clause is no word of its subject, unless the clause names nothing else
     told = {clause: words - _WHEN or words for clause, words in told.items()}
     was = {clause: words - _WHEN or words for clause, words in was.items()}
+    if moves_another(old, new):
+        return False
     if not told or not was:
         return _names_alike(old, new)
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}
