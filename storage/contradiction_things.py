@@ -14,12 +14,13 @@ from .contradiction_words import STOP, TOWARD
 def qualified(a: _Read, clause_a: int, b: _Read, clause_b: int) -> bool:
     """Whether clause ``clause_a`` of ``a`` speaks of a kind of the things clause ``clause_b`` of ``b`` speaks of: the
     subject opening the latter is a plural noun (a class: "deploys", "builds", "déploiements") that the former opens
-    with too, one or two words ``b`` never says before it ("Hotfix deploys to production happen on Friday" / "Deploys
-    to production now happen on Thursday", "Release builds run at 02:00" / "Builds moved to 03:00") or after it, both
-    then going on alike (a word, or values of one kind: "Les déploiements correctifs ont lieu ..." / "Les déploiements
-    ont lieu ..."; "Deploys happen ..." / "Deploys run ..." is no kind): a sibling of the unqualified class, not a
-    change of it. A singular subject so qualified is the one thing named more fully ("The daily standup is at 9:15" /
-    "Standup moved to 10:30")."""
+    with too, written right beside one or two words ``b`` never says: before it ("Hotfix deploys to production happen
+    on Friday" / "Deploys to production now happen on Thursday", "Release builds run at 02:00" / "Builds moved to
+    03:00"; not "Die Aufbewahrung der Logs"), or after it where both then go on alike, ``b`` saying nothing between
+    (a word, or values of one kind: "Les déploiements correctifs ont lieu ..." / "Les déploiements ont lieu ...";
+    "Deploys happen ..." / "Deploys run ...", "The runners use Ubuntu" / "Runners moved to Ubuntu" are no kind): a
+    sibling of the unqualified class, not a change of it. A singular subject so qualified is the one thing named more
+    fully ("The daily standup is at 9:15" / "Standup moved to 10:30")."""
     first = [t for t in a.sequence if t.clause == clause_a]
     second = [t for t in b.sequence if t.clause == clause_b]
     if len(first) < 2 or not second or not first[0].subject or not _class(second[0]):
