@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from .contradiction_ending import ENDS, STOPPING
 from .contradiction_reading import _Read, _Token, _read, values_of
+from .contradiction_things import kinds_apart, moves_another, qualified
 from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, HEADS,
                                   INTERJECTIONS, MEASURES, NUMBER_WORDS, PERIOD_WORDS, PRONOUNS, REPLACING, ROLES,
@@ -115,9 +116,9 @@ def _changed_value(old: _Read, new: _Read) -> str | None:
             continue
         counts = kind == "number"  # "4 nodes" / "3 GPUs": two slots
         came = [c for c in came if not all(_elsewhere(old, g, new, c) or counts and _counts_apart(old, g, new, c)
-                                           for g in gone)]
+                                           or kinds_apart(old, g, new, c) for g in gone)]
         gone = [g for g in gone if not all(_elsewhere(new, c, old, g) or counts and _counts_apart(old, g, new, c)
-                                           for c in came)]
+                                           or kinds_apart(old, g, new, c) for c in came)]
         if not gone or not came:
             continue
         anchors = {a for norm in gone for a in olds[norm]}
@@ -354,6 +355,13 @@ def _shares_subject(old: _Read, new: _Read, attribute: bool, head: bool = False)
     # a time leading a clause is no word of its subject, unless the clause names nothing else
     told = {clause: words - _WHEN or words for clause, words in told.items()}
     was = {clause: words - _WHEN or words for clause, words in was.items()}
+    # a change of another thing, or of a class beside a kind of it holding a value of its own ("Nightly builds run at
+    # 02:00" / "Builds now run at 03:00"; not "Metrics dashboards are built by each team" / "Dashboards are now owned
+    # by the observability team": the class changed as a whole)
+    if moves_another(old, new) or told and was and not (old.values.keys() & new.values.keys()).isdisjoint(
+            _POINT_VALUES | _WHEN_KINDS) and all(
+            qualified(old, c, new, d) or qualified(new, d, old, c) for c in was for d in told):
+        return False
     if not told or not was:
         return _names_alike(old, new)
     had = {t.key for t in old.sequence if t.subject or t.kind == "word"}

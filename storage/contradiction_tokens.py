@@ -40,6 +40,7 @@ _MERIDIEM = {"am": "am", "pm": "pm", "a.m": "am", "p.m": "pm"}
 _DAY_MONTH = re.compile(r"(\d{1,2})[/.-](\d{1,2})")  # "20/12", "12/20", "12-20": a day and month
 _CURRENCY = "$€£¥"
 _NE = re.compile(r"[nN]['’][^\W\d_]")  # the French negation joined to its verb: "n'envoyons"
+_OF_NAME = re.compile(r"[dD]['’][A-Z]")  # French "de" joined to a name: "d'OVH"
 # A list marker opening a line: "-", "*", "•", "1.", "2)".
 _BULLET = re.compile(r"[-*•·–—+>]|\d{1,3}[.)]")
 
@@ -140,7 +141,8 @@ def _tokens(text: str) -> Tokens:
     out: list[tuple[str, bool, bool, bool, bool]] = []
     initial = True
     end = 0
-    for match in _TOKEN.finditer(text):
+    found = list(_TOKEN.finditer(text))
+    for at, match in enumerate(found):
         raw = match.group()
         line_start = match.start() == 0 or "\n" in text[end:match.start()]
         end = match.end()
@@ -158,7 +160,10 @@ def _tokens(text: str) -> Tokens:
         owner = owner or token[:1].isupper() and bare.endswith(("s'", "s’")) and not bare.startswith(("'", "‘"))
         ends = raw[-1] in ",:" or token.lower() in CLAUSE_WORDS or (
             raw[-1] == "." and raw.lower() not in ABBREVIATIONS)
-        if _NE.match(token):  # "n'envoyons" read as "ne envoyons", as "ne déployons" is
+        # "n'envoyons" read as "ne envoyons", as "ne déployons" is; "d'OVH vers Scaleway" as "de OVH vers ...": whence
+        # a change goes (not "l'équipe paiements d'Alice": whose)
+        if _NE.match(token) or _OF_NAME.match(token) and not ends and at + 1 < len(found) \
+                and found[at + 1].group().lower() in ONWARD:
             out.append((token[0] + "e", initial, False, False, False))
             token, initial = token[2:], False
         parts = token.split("-")

@@ -1,0 +1,103 @@
+"""Two things a comparison of two memories keeps apart before reading a change of one: a class and a kind of it
+("Deploys to production now happen on Thursday" / "Hotfix deploys to production happen on Friday": :func:`qualified`),
+and a thing a change moves from one value to another beside a memory sharing only one of its names or its noun ("We
+migrated the website from OVH to Scaleway" / "OVH support answers within 24 hours": :func:`moves_another`). Read on
+words (``contradiction_reading._Read``), no model."""
+
+from __future__ import annotations
+
+from .contradiction_ending import _HAVING
+from .contradiction_reading import _Read, _Token
+from .contradiction_words import STOP, TOWARD
+
+
+def qualified(a: _Read, clause_a: int, b: _Read, clause_b: int) -> bool:
+    """Whether clause ``clause_a`` of ``a`` speaks of a kind of the things clause ``clause_b`` of ``b`` speaks of: the
+    subject opening the latter is a plural noun (a class: "deploys", "builds", "déploiements") that the former opens
+    with too, written right beside one or two words ``b`` never says: before it ("Hotfix deploys to production happen
+    on Friday" / "Deploys to production now happen on Thursday", "Release builds run at 02:00" / "Builds moved to
+    03:00"; not "Die Aufbewahrung der Logs"), or after it where both then go on alike, ``b`` saying nothing between
+    (a word, or values of one kind: "Les déploiements correctifs ont lieu ..." / "Les déploiements ont lieu ...";
+    "Deploys happen ..." / "Deploys run ...", "The runners use Ubuntu" / "Runners moved to Ubuntu" are no kind): a
+    sibling of the unqualified class, not a change of it. A singular subject so qualified is the one thing named more
+    fully ("The daily standup is at 9:15" / "Standup moved to 10:30")."""
+    first = [t for t in a.sequence if t.clause == clause_a]
+    second = [t for t in b.sequence if t.clause == clause_b]
+    if len(first) < 2 or not second or not first[0].subject or not _class(second[0]):
+        return False
+    said = {t.key for t in b.sequence} | {t.shown for t in b.sequence}
+    head, then = second[0], second[1] if len(second) > 1 else None
+
+    def alike(t: _Token) -> bool:
+        return then is not None and (t.key == then.key or t.kind == then.kind != "word")
+
+    def other(words: list[_Token]) -> bool:  # words b never says, written side by side with the head
+        return all(t.kind == "word" and t.key not in said and t.shown not in said for t in words) \
+            and _written_together([t.shown for t in first[:len(words) + 1]], a)
+    for size in (1, 2):
+        rest = first[size:]
+        if rest and rest[0].key == head.key and other(first[:size]):
+            return True
+        if first[0].key == head.key and len(rest) > 1 and other(first[1:size + 1]) and alike(rest[1]) \
+                and _next_said(b, head.shown) == then.shown:  # type: ignore[union-attr]
+            return True
+    return False
+
+
+def _next_said(read: _Read, word: str) -> str | None:
+    """The first word after ``word`` in ``read`` but stop words, as written (a change word too: "moved" of "Runners
+    moved to Ubuntu 22.04")."""
+    shown = [w for _, w in read.slots]
+    at = shown.index(word) + 1 if word in shown else len(shown)
+    return next((w for w in shown[at:] if w not in STOP), None)
+
+
+def _written_together(words: list[str], read: _Read) -> bool:
+    """Whether ``words`` (as written, lowercased) stand one right after the other in ``read``, no word between them
+    ("hotfix deploys", not "Aufbewahrung der Logs", "la durée de conservation des sauvegardes")."""
+    shown = [word for _, word in read.slots]
+    return any(shown[i:i + len(words)] == words for i in range(len(shown) - len(words) + 1))
+
+
+def kinds_apart(old: _Read, was: str, new: _Read, now: str) -> bool:
+    """Whether the clauses holding ``was`` in ``old`` and ``now`` in ``new`` speak of a class and a kind of it
+    (:func:`qualified`, either way): the values are in the slots of two subjects, not one."""
+    at = [{t.clause for t in read.sequence if t.key == value} for read, value in ((old, was), (new, now))]
+    return any(qualified(old, c, new, d) or qualified(new, d, old, c) for c in at[0] for d in at[1])
+
+
+def _class(t: _Token) -> bool:
+    """Whether ``t`` is a plural noun standing as a subject: "deploys", "builds" (not "status")."""
+    return t.subject and t.kind == "word" and t.shown != t.key and t.shown.endswith("s") \
+        and not t.shown.endswith(("ss", "us"))
+
+
+def moves_another(old: _Read, new: _Read) -> bool:
+    """Whether the change ``new`` says, from one value to another, of a thing it names apart from them ("the website"
+    of "We migrated the website from OVH to Scaleway", "the API" of "We switched the API from REST to GraphQL") is of
+    no slot ``old`` fills: without naming that thing, ``old`` holds a value it left only as its subject ("OVH support
+    answers within 24 hours"), or it holds none and names the thing beside no value of their kind but a name ("Le site
+    web utilise React": a name in a slot of the thing may be any of its names, not the one moved). A change naming no
+    thing apart from its values moves its subject ("Upgraded Traefik v2 to v3", "Switched from Jenkins to GitHub
+    Actions") and acts on any memory of it; so does a change whose value left the older holds in a slot, of whatever
+    it names ("We host on OVH", "Our code is hosted on GitHub" / "... the repo from GitHub to GitLab"), or as its
+    subject beside the thing ("OVH hosts the website")."""
+    left = new.left - new.targets - new.ended
+    if not left or not new.targets:
+        return False
+    moved = left | new.targets
+    thing = {t.key for t in new.sequence if t.clause in new.change_clauses and t.key not in moved
+             and (t.kind == "word" and t.shown not in _AUXILIARIES or t.kind == "name" and t.determined)}
+    if not thing:
+        return False
+    names = not thing.isdisjoint(t.key for t in old.sequence)
+    held = [t for t in old.sequence if t.key in left]
+    if held:
+        return not names and all(t.subject for t in held)
+    kinds = {t.kind for t in new.sequence if t.key in left} - {"name"}
+    return not (names and any(t.kind in kinds and not t.subject for t in old.sequence))
+
+
+# Auxiliaries of the perfect and words before where a change goes, read as no word of the thing it moves ("Wir haben
+# die Website ... migriert", "d'OVH vers Scaleway").
+_AUXILIARIES = _HAVING | TOWARD | frozenset("haben hat habe habt".split())
