@@ -722,7 +722,7 @@ def _keys(args: argparse.Namespace, config: config_module.Config) -> int:
     except MemvaultError as exc:
         err(in_cli_words(exc))
         _json_error(args, getattr(exc, "field", None), in_cli_words(exc))
-        return exit_code(exc) if args.action == "create" else 1  # revoke: an unknown id is not found
+        return exit_code(exc)  # revoke: an id of no key's shape is a bad argument (2), an unknown one not found (1)
     return 0
 
 

@@ -9,7 +9,7 @@ import secrets
 from dataclasses import replace
 
 from . import tenants, validate
-from .errors import InvalidInput, shown
+from .errors import InvalidInput, NotFound, shown
 from .ids import new_id
 from .limits import DEFAULT_SCOPE, KEY_ID_SHAPE
 from .records import ApiKey
@@ -74,7 +74,7 @@ def list_keys(store: Store) -> list[ApiKey]:
 def revoke(store: Store, key_id: str) -> ApiKey:
     """Revoke the key ``key_id`` (named as memory ids are: :func:`validate.id_text`) for
     every server on this database; a revoked key is returned as it is.
-    Raises InvalidInput: no such key id, or an ambiguous prefix."""
+    Raises NotFound: no such key id; InvalidInput: not a key id's shape, or an ambiguous prefix."""
     wanted = validate.id_text("id", key_id, what=WHAT, shape=KEY_ID_SHAPE)
     with store.backend.write(None) as tx:
         keys = tx.api_keys()  # a database holds a few keys
@@ -83,7 +83,7 @@ def revoke(store: Store, key_id: str) -> ApiKey:
         if len(matches) > 1 and not exact:
             raise validate.ambiguous_id("id", key_id, what=WHAT)
         if not matches:
-            raise InvalidInput("id", f"no API key with id {shown(key_id)} (`memvault keys list` shows them)")
+            raise NotFound(key_id, what="API key with id", why=" (`memvault keys list` shows them)")
         key_hash, key = (exact or matches)[0]
         if key.revoked_at is None:
             key = replace(key, revoked_at=store.clock())

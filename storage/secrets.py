@@ -331,7 +331,7 @@ def displayed(text: str) -> str:
 # Groups of key characters parted by single spaces, three or more: a key written in groups to be read out
 # or typed ("ghp_ u8jz Pde0 IgxL …", "sk-ant-a pi03-YgC frL1spNx …"), a character at a time ("g h p _ u 8 …");
 # by dashes ("ghp_-u8jz-Pde0-…") or as a list's items ("['g', 'h', 'p', …]"). Groups are short: the run is linear.
-_GROUPS = re.compile(r"[\w+/=-]{1,16}(?: [\w+/=-]{1,16}){2,}|[\w+/=]{1,16}(?:-[\w+/=]{1,16}){2,}"
+_GROUPS = re.compile(r"[\w+/=-]{1,16}(?: [\w+/=-]{1,16}){1,}|[\w+/=]{1,16}(?:-[\w+/=]{1,16}){2,}"
                      r"|(?P<listed>[\w+/=]{1,16}(?:[\"'], ?[\"'][\w+/=]{1,16}){2,})")
 _LIST_SEPARATOR = re.compile(r"[\"'], ?[\"']")
 # For :func:`regex_windows.sub`: a match of ``_GROUPS`` holds a space, a dash or a quote within 16 characters of its

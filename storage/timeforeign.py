@@ -45,6 +45,16 @@ _DAYS_SAID = {word: english for english, words in (
     ("day before yesterday", ("vorgestern", "anteayer", "anteontem", "avant-hier", "l'altro ieri", "eergisteren",
                               "一昨日", "おととい")),
     ("today", ("heute", "hoy", "hoje", "oggi", "vandaag", "aujourd'hui", "今日"))) for word in words}
+# Italian "since", written "since" (as "seit", "depuis", "desde" are): "da", "dal", "dalla" or "dall'", perhaps after
+# "a partire" ("starting from"), before a weekday, "ieri", a day and month or a period ("da mercoledì", "dal 3
+# dicembre", "dalla settimana scorsa", "dall'altro ieri"); before anything else it stays ("da Milano", "Dal Monte",
+# "da 3 vagoni").
+# Portuguese "da" is "of the", before a "-feira" day: not read so.
+_ITALIAN_DAYS = "lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica"
+_ITALIAN_SINCE = re.compile(rf"(?<![\w'’])(?:a\s+partire\s+)?(?:da|dal|dalla|dall['’](?=altro\s))\s*"
+                            rf"(?=(?:{_ITALIAN_DAYS}|ieri|altro\s+ieri|l['’]altro\s+ieri|settimana|mese|anno)(?![\w'’])"
+                            rf"|\d{{1,2}}\s+(?:gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre"
+                            rf"|ottobre|novembre|dicembre)(?![\w'’]))", re.IGNORECASE)
 _FRENCH = re.compile(r"(?<![\w'’])(?:qu['’]|quoi|quand|où|pourquoi|nous|vous|avons|avez|était|été|est-ce|c['’]est"
                      r"|déployé|décidé|fait|passé|arrivé|changé|livré|publié)(?![\w'’])", re.IGNORECASE)
 # English month names and their abbreviations, read after a day of another language's form ("am 24. Nov.").
@@ -343,6 +353,7 @@ def in_english(query: str) -> str:
         weekday = _WEEKDAYS[_JAPANESE_DAYS.index(found[2])].title()
         return f" {weekday} {_JAPANESE_WEEKS[found[1]]} week "
 
+    query = _ITALIAN_SINCE.sub(lambda found: "since l'" if found[0][-1] in "'’" else "since ", query)
     query = _JAPANESE_PERIOD.sub(period, _JAPANESE_WEEK.sub(week, _DAY_MONTH.sub(day_month, query)))
     query = cjk.sub(lambda f: day(f) if 1 <= int(f[2]) <= 12 else f[0], query)
     query = this.sub(lambda found: f"this {english(found[2]).title()}", relative.sub(last, dated.sub(date, query)))

@@ -18,7 +18,7 @@ from memvault.server.http import RateLimiter
 from memvault.server.runtime import Runtime
 from memvault.storage import keys
 from memvault.storage.sqlite import schema
-from memvault.storage.errors import InvalidInput
+from memvault.storage.errors import InvalidInput, NotFound
 from memvault.storage.store import Store
 from memvault.storage.timefmt import format_ms
 from memvault.tools import handlers
@@ -77,7 +77,7 @@ def test_a_key_expiry_that_is_not_a_whole_number_of_days_in_range_is_refused_in_
 def test_revoking_an_unknown_key_names_the_id(store) -> None:
     record, _ = keys.create(store, "acme")
     unknown = "0123abcd" + record.id[8:]
-    with pytest.raises(InvalidInput, match=f"^id: no API key with id '{unknown}' "):
+    with pytest.raises(NotFound, match=f"^id: no API key with id '{unknown}' "):
         keys.revoke(store, unknown)
     assert keys.list_keys(store)[0].revoked_at is None
 
@@ -222,9 +222,9 @@ def test_keys_create_prints_the_key_alone_and_list_never_shows_it(db_path, capsy
     key_id = listed.split()[0]
     assert main(["keys", "revoke", "--db", str(db_path), key_id]) == 0
     assert "revoked" in capsys.readouterr().out
-    assert main(["keys", "revoke", "--db", str(db_path), "no-such-id"]) == 1
+    assert main(["keys", "revoke", "--db", str(db_path), "no-such-id"]) == 2  # no key id's shape: a bad argument
     assert "no-such-id" in capsys.readouterr().err
-    assert main(["keys", "revoke", "--db", str(db_path), key_id[:4]]) == 1  # as `memvault show` words it
+    assert main(["keys", "revoke", "--db", str(db_path), key_id[:4]]) == 2  # as `memvault show` words and exits
     assert capsys.readouterr().err == f"memvault: ID: '{key_id[:4]}' is too short: give at least 8 characters of the id\n"
     for days in ("0", "-3", "3651"):  # exit 2 like argparse, the flag named as the command line spells it
         assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--expires", days]) == 2
@@ -268,3 +268,22 @@ def test_a_key_name_that_looks_like_a_credential_is_refused_on_the_command_line(
     out, err = capsys.readouterr()
     assert "name" in err and "looks like" in err and name[-10:] not in out + err
     assert main(["keys", "create", "--db", str(db_path), "--tenant", "acme", "--name", "ci bot"]) == 0
+
+
+@pytest.mark.parametrize(("given", "code"), [
+    ("01a2", 2), ("zzzzzzzzzz", 2), ("0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60-extra", 2), ("", 2),  # no key id's shape
+    ("0123abcd", 1), ("0190a8e4-7c5b-7d2e-9f3a-1b2c3d4e5f60", 1),  # a key id's shape, no such key
+])
+def test_keys_revoke_exits_as_memory_commands_do(db_path, capsys, given: str, code: int) -> None:
+    """An adversarial pass: `memvault keys revoke 1234` exited 1 where `memvault show 1234` exits 2 (docs/cli.md: a
+    bad argument exits 2, a command that ran and failed 1)."""
+    from memvault.server.cli import main
+
+    store = Store(db_path)
+    try:
+        keys.create(store, "acme")
+    finally:
+        store.close()
+    assert main(["keys", "revoke", "--db", str(db_path), given]) == code
+    assert main(["show", "--db", str(db_path), given]) == code
+    assert capsys.readouterr().err.count("memvault: ID: ") == 2

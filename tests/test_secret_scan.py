@@ -430,6 +430,11 @@ FORMATS = {
     "Alibaba Cloud access key": "LTAIXq7Lm2Np9Rt4Vw8Yz3Bc",
     "Adobe client secret": "p8e-Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
     "Anyscale API key": "esecret_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
+    # adversarial pass 83: provider formats of the same kind the table lacked (storage/secret_formats.tsv)
+    "Yandex token": "y0_AgAAAAA" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6",
+    "Tencent Cloud SecretId": "AKID" + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms",
+    "Plaid access token": "access-production-0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d",
+    "Vercel Blob token": "vercel_blob_rw_Xq7Lm2Np9Rt4Vw8Y_Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0",
     # round 5 (an adversarial pass stored these kinds): webhooks, SAS URLs, and values named by their vendor
     "Atlassian API token (legacy)": "jira token Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1",
     "Mailgun sending key": "0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b-1a2b3c4d-5e6f7a8b",
@@ -542,6 +547,12 @@ MORE = [
      "FLY_API_TOKEN='FlyV1 fm2_lJPECAAAAAAAAMiJxBBQk8YJlGOhAnrHR6,fm2_lJPEThYcUfcM1qam03BuSSCjB94'"),
     ("Fly.io macaroon token", "token fm2_lJPEThYcUfcM1qam03BuSSCjB94moXmKpU7Ff5I0SkIrtaIfA6FTI/YkbS6ef4k3vA=="),
     ("password hash", "ana:$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"),
+    # adversarial pass 83: other forms of formats the table had
+    ("Flutterwave key", "FLWSECK-0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b-X"),
+    ("Flutterwave key", "FLWPUBK-0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b-X"),
+    ("Yandex token", "t1.9euelZqXq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms." + "Xq7Lm2Np9Rt4Vw8Yz3Bc6Df1Gh5Jk0Ms-_" * 2 + "Xq7Lm2Np9Rt4Vw8Yz3"),
+    ("Plaid access token", "PLAID_ACCESS_TOKEN=access-sandbox-de3ce8ef-33f8-452c-a685-8671031fc0f6"),
+    ("Tencent Cloud SecretId", "export TENCENTCLOUD_SECRET_ID=AKID0a1b2c3d4e5f6a7b0a1b2c3d4e5f6a7b"),
 ]
 PROSE = ["Das Passwort ist Zq81kkLm", "le mot de passe est Zq81kkLm", "la contraseña es Zq81kkLm",
          "the staging password is Zq81kkLm", 'api_key: "mysecretvalue"', '"password": "S3cure!x"',

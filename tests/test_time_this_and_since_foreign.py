@@ -36,6 +36,11 @@ def _read(question: str):  # type: ignore[no-untyped-def]
     ("Wat hebben we deze week gedaan?", "2026-12-07"), ("Cosa abbiamo fatto questa settimana?", "2026-12-07"),
     ("今週何をしましたか", "2026-12-07"), ("Was haben wir diesen Monat entschieden?", "2026-12-01"),
     ("今月何が起きましたか", "2026-12-01"), ("¿Qué decidimos este mes?", "2026-12-01"),
+    # adversarial pass 83: Italian "since" ("da", "dal", "dalla", "dall'") was read as "of": the day alone
+    ("Cosa è cambiato da lunedì?", "2026-12-07"), ("Cosa è successo da ieri?", "2026-12-08"),
+    ("Cosa abbiamo deciso dal 3 dicembre?", "2026-12-03"), ("Cosa è successo dalla settimana scorsa?", "2026-11-30"),
+    ("Cosa abbiamo rilasciato a partire da martedì?", "2026-12-08"), ("Cosa è cambiato dall'altro ieri?", "2026-12-07"),
+    ("Cosa è cambiato dal mese scorso?", "2026-11-01"),
 ])
 def test_this_and_since_run_from_their_start_to_now(question, since):
     found = _read(question)
@@ -65,6 +70,7 @@ def test_last_week_alone_is_the_week_before(question, start):
 @pytest.mark.parametrize("question", [
     "Diese Datenbank läuft auf db-7", "Cette machine est lente", "Esta máquina es lenta",
     "Ce serveur tourne depuis longtemps", "Seit wann läuft der Server?", "We deploy this week's build",
+    "Il pacco arriva da Milano", "Cosa ha detto Dal Monte?", "Il treno da 3 vagoni parte presto",
 ])
 def test_words_for_this_and_since_without_a_time_name_none(question):
     """"this" before no week or month, "seit wann" (since when), English left as written."""
