@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from . import dating
 from .config_blocks import configure_other_things
+from .contradiction_things import another_person
 from .siblings import alternatives
 from .contradiction_compare import (_agreeing_not, _announced, _changes_subject, _choices, _denied, _differences,
                                     _ends_held, _moves_on, _numbered_apart, _parallel, _refilled, _reversed,
@@ -98,6 +99,8 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
     office is in Lisbon" → "We relocated the office to Porto"; ``_changes_subject``)."""
     if configure_other_things(older, newer):
         return None  # "Host web1 ..." / "Host db1 ...": two hosts, whatever their HostName and Port
+    if another_person(older, newer) or another_person(newer, older):
+        return None  # "Marta lives in Lisbon" / "Marta's brother now lives in Berlin": two people
     # one statement each; in a chat turn a rewrite only shifts how unrelated words align (bench/contradiction_alarms.py)
     if brief(older) and brief(newer):
         older, newer = one_way(older, newer)  # "NYC" / "New York City": one name written two ways

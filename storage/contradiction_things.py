@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .contradiction_ending import _HAVING
 from .contradiction_reading import _Read, _Token
+from .contradiction_tokens import _tokens
 from .contradiction_words import STOP, TOWARD
 
 
@@ -101,3 +102,44 @@ def moves_another(old: _Read, new: _Read) -> bool:
 # Auxiliaries of the perfect and words before where a change goes, read as no word of the thing it moves ("Wir haben
 # die Website ... migriert", "d'OVH vers Scaleway").
 _AUXILIARIES = _HAVING | TOWARD | frozenset("haben hat habe habt".split())
+
+
+# People and animals of a person's life, named through that person ("Marta's brother", "der Bruder von Jonas",
+# "le frère de Claire"): another one, whose facts are not the owner's. English, German, French, Spanish, Italian.
+RELATIVES = frozenset("""brother brothers sister sisters sibling siblings mother mom mum father dad parents son sons
+daughter daughters wife husband spouse partner girlfriend boyfriend fiance fiancé fiancee fiancée friend friends cousin
+uncle aunt grandmother grandfather grandma grandpa grandparents kid kids child children baby nephew niece neighbor
+neighbour roommate flatmate dog cat
+bruder schwester geschwister mutter vater eltern sohn tochter ehefrau ehemann freund freundin cousine onkel tante
+oma opa großeltern kinder nachbar nachbarin mitbewohner mitbewohnerin hund katze
+frère sœur soeur mère père fils fille femme mari copain copine ami amie cousine oncle tante grand-mère grand-père
+enfants enfant voisin voisine colocataire chien chat
+hermano hermana hermanos madre padre padres hijo hija hijos esposa esposo marido mujer novio novia amigo amiga primo
+prima tío tía abuela abuelo abuelos vecino vecina perro gato
+fratello sorella madre padre genitori figlio figlia moglie marito fidanzato fidanzata amico amica cugino cugina zio zia
+nonna nonno vicino vicina cane gatto""".split())
+_WHOSE = frozenset("of de du von di del do da".split())  # "le frère de Claire": the relative, then whose
+
+
+def another_person(a: str, b: str) -> bool:
+    """Whether ``a`` speaks of a relative (``RELATIVES``) of a person ``b`` names, by the person's name ("Marta's
+    brother now lives in Berlin", "Jonas' Bruder", "le frère de Claire"), a word ``b`` never says: another person,
+    whose facts do not change the named one's ("Marta lives in Lisbon"). Both names kept: "Anna's daughter is 7" /
+    "Anna's daughter is 8 now" is one daughter."""
+    first, second = _tokens(a), _tokens(b)
+    said = {raw.lower() for raw, *_ in second}
+    for at, (raw, _, owner, _, _) in enumerate(first):
+        word = raw.lower()
+        if word not in RELATIVES or word in said:
+            continue
+        before = first[at - 1] if at else None
+        after = first[at + 1:at + 3]
+        if before is not None and before[2] and before[0][:1].isupper():  # "Marta's brother"
+            whose = before[0]
+        elif len(after) == 2 and after[0][0].lower() in _WHOSE and after[1][0][:1].isupper():  # "frère de Claire"
+            whose = after[1][0]
+        else:
+            continue
+        if whose.lower() in said:
+            return True
+    return False
