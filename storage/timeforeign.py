@@ -60,7 +60,8 @@ _FRENCH = re.compile(r"(?<![\w'’])(?:qu['’]|quoi|quand|où|pourquoi|nous|vou
 # English month names and their abbreviations, read after a day of another language's form ("am 24. Nov.").
 _ENGLISH = {form: month for month in _MONTHS for form in (month, month[:3])} | {"sept": "september"}
 # "last" before or after the noun, and the nouns for a week and a month.
-_LAST = ("letzten letzte letzter letztes vergangenen vergangene vergangener dernier dernière passé passée "
+_LAST = ("letzten letzte letzter letztes letztem vergangenen vergangene vergangener vergangenes vergangenem vorigen "
+         "vorigem voriger voriges dernier dernière passé passée "
          "pasado pasada último última passado passada scorso scorsa vorige vorig afgelopen").split()
 # "this" before the noun ("diese Woche", "cette semaine", "esta semana", "deze week").
 _THIS = "diese diesen dieser dieses cette ce este esta questa questo deze dit".split()

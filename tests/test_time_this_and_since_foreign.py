@@ -41,6 +41,10 @@ def _read(question: str):  # type: ignore[no-untyped-def]
     ("Cosa abbiamo deciso dal 3 dicembre?", "2026-12-03"), ("Cosa è successo dalla settimana scorsa?", "2026-11-30"),
     ("Cosa abbiamo rilasciato a partire da martedì?", "2026-12-08"), ("Cosa è cambiato dall'altro ieri?", "2026-12-07"),
     ("Cosa è cambiato dal mese scorso?", "2026-11-01"),
+    # German "last" declined after "seit" (dative) as after a bare weekday
+    ("Was haben wir seit letztem Mittwoch beschlossen?", "2026-12-02"),
+    ("Was wurde seit vergangenem Mittwoch entschieden?", "2026-12-02"),
+    ("Was ist seit vorigem Montag passiert?", "2026-12-07"), ("Was ist seit letztem Freitag passiert?", "2026-12-04"),
 ])
 def test_this_and_since_run_from_their_start_to_now(question, since):
     found = _read(question)
