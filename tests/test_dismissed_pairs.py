@@ -314,19 +314,19 @@ def test_an_imported_dismissal_naming_no_memory_of_the_tenant_dismisses_nothing_
 
 
 def test_a_chain_of_changes_never_ends_at_a_memory_dismissed_beside_its_start(store, clock):
-    """Tuesday, then Thursday, then a hotfix day each contradicting both: with the first and the last judged to hold
-    side by side, boot and recall name Thursday as what outdates Tuesday (a chain of kept pairs would otherwise end
-    at the hotfix memory), and the hotfix one still outdates Thursday."""
-    tuesday, thursday, hotfix = remembered(store, clock, "Deploys to production happen on Tuesday.",
+    """Tuesday, then Thursday, then Friday each contradicting both: with the first and the last judged to hold side
+    by side, boot and recall name Thursday as what outdates Tuesday (a chain of kept pairs would otherwise end at the
+    Friday memory), and the Friday one still outdates Thursday."""
+    tuesday, thursday, friday = remembered(store, clock, "Deploys to production happen on Tuesday.",
                                            "Deploys to production now happen on Thursday.",
-                                           "Hotfix deploys to production happen on Friday.")
+                                           "Deploys to production moved to Friday.")
     consolidate(store)
-    assert pairs(store) == {(tuesday, thursday), (tuesday, hotfix), (thursday, hotfix)}
-    store.confirm(tenant="a", id=tuesday, beside=hotfix)
+    assert pairs(store) == {(tuesday, thursday), (tuesday, friday), (thursday, friday)}
+    store.confirm(tenant="a", id=tuesday, beside=friday)
     assert store.outdating("a", ["proj"], [store.get(tenant="a", id=i) for i in (tuesday, thursday)]) == {
-        tuesday: thursday, thursday: hotfix}
+        tuesday: thursday, thursday: friday}
     shown = {line.split("]")[0]: line for line in boot_context(store, CALLER, 2000).splitlines() if OUTDATED_MARK in line}
-    short = store.short_ids(tenant="a", ids=[tuesday, thursday, hotfix])
+    short = store.short_ids(tenant="a", ids=[tuesday, thursday, friday])
     assert {line.rsplit(OUTDATED_MARK, 1)[1] for key, line in shown.items() if short[tuesday] in key} == {
         short[thursday]}
     assert marks(store, "when do deploys to production happen?")[tuesday] == thursday
