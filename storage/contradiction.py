@@ -29,6 +29,7 @@ from .contradiction_compare import (_agreeing_not, _announced, _changes_subject,
                                     holds_another, leaves_held, names_more, numbered_apart, part_left,
                                     thing_replaced)
 from .contradiction_reading import ADDING, _Read, _read, values, values_of
+from .contradiction_slots import another_attribute, verb_slot
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
 from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, GIVING, HANDING, LEAVING, LOWER_NAMES, STOP,
                                   _ENDED, _POINT_VALUES, _SAME_STATE, _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
@@ -111,9 +112,16 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
         return judge(*rest) if all(part.strip() for part in rest) else None
     found = (_undated(older, newer), _words_judged(older, newer))
     judged = max((j for j in found if j is not None), key=lambda j: j[1], default=None)
-    of_form = _OWNED_SLOT.sub(_slot_of, newer)
-    if judged is not None or of_form == newer:
+    if judged is not None:
         return judged
+    # an attribute the older fills with a verb, told by its value's kind ("The API listens on 8080" / "The API's
+    # port is now 9090")
+    stated = verb_slot(older, newer) if brief(older) and brief(newer) else None
+    if stated is not None:
+        return stated, 1
+    of_form = _OWNED_SLOT.sub(_slot_of, newer)
+    if of_form == newer:
+        return None
     # read owner-first, only a value swapped in the slot tells ("The server room is now locked" fills none)
     slot = _words_judged(older, of_form)
     return slot if slot is not None and _DIFFERENT.match(slot[0]) else None
@@ -172,7 +180,7 @@ def _words_judged(older: str, newer: str) -> tuple[str, int] | None:
     # an owner said to hold another thing changes no holder of the older's ("Priya now manages the documentation of
     # the API gateway" / "Anna manages the API gateway")
     changing = bool(changes and not old.changes) and _shares_subject(old, new, attribute) \
-        and not holds_another(old, new)
+        and not holds_another(old, new) and not another_attribute(old, new)
     added = new.words - old.words
     # change words alone tell a change of the older's subject only where the newer's subject is it, not a thing
     # it names ("the password policy is now strict" beside "the password is kept in the safe") nor where it goes
