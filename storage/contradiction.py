@@ -29,7 +29,7 @@ from .contradiction_compare import (_agreeing_not, _announced, _changes_subject,
                                     holds_another, leaves_held, names_more, numbered_apart, part_left,
                                     thing_replaced)
 from .contradiction_reading import ADDING, _Read, _read, values, values_of
-from .contradiction_slots import another_attribute, verb_slot
+from .contradiction_slots import another_attribute, owned_thing, verb_slot
 from .contradiction_tokens import _SENTENCE_END, _keys, _words, brief, inner_names, lower_names, openers
 from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, GIVING, HANDING, LEAVING, LOWER_NAMES, STOP,
                                   _ENDED, _POINT_VALUES, _SAME_STATE, _STATE_GROUP, _WHEN_CHANGED, _WHEN_KINDS, stem)
@@ -102,6 +102,8 @@ def judge(older: str, newer: str) -> tuple[str, int] | None:
         return None  # "Host web1 ..." / "Host db1 ...": two hosts, whatever their HostName and Port
     if another_person(older, newer) or another_person(newer, older):
         return None  # "Marta lives in Lisbon" / "Marta's brother now lives in Berlin": two people
+    if owned_thing(older, newer) or owned_thing(newer, older):
+        return None  # "Marta leaves at 8:00" / "Marta's train leaves at 9:00": the train leaves
     # one statement each; in a chat turn a rewrite only shifts how unrelated words align (bench/contradiction_alarms.py)
     if brief(older) and brief(newer):
         older, newer = one_way(older, newer)  # "NYC" / "New York City": one name written two ways

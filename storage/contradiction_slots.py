@@ -3,7 +3,8 @@ holds the time of the backup job, which "The backup job's schedule is now 04:30"
 its port, "Tomas works from Porto" his city, "Die Datenbank läuft auf db-alt-02" its host. The kind of the value (a
 time, a port number, a place, a host name) tells which attribute it fills; an attribute of another kind ("The API's
 timeout is now 30 s", "Tomas's manager is now Ana", "The backup job's retention is now 30 days") is another slot of
-the same owner (``verb_slot``, ``another_attribute``; used by ``contradiction.judge``)."""
+the same owner (``verb_slot``, ``another_attribute``); so is a thing of the owner doing something ("Marta's train
+leaves at 9:00" / "Marta leaves at 8:00": ``owned_thing``). Used by ``contradiction.judge``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 
 from .contradiction_compare import _ATTRIBUTES, _attribute
 from .contradiction_reading import HEDGES, _Read, _read, _Token
+from .contradiction_tokens import _tokens
 from .contradiction_words import NEGATIONS, STOP
 
 # Nouns of an attribute whose value an older memory may state with a verb alone, by its kind (``_Token.kind``), as
@@ -147,3 +149,24 @@ def another_attribute(old: _Read, new: _Read) -> bool:
     return bool(kinds) and bool(stated) and stated <= kinds and bool(held) and held.isdisjoint(kinds) \
         and not any(t.key in nouns for t in old.sequence)
 
+
+# Forms of "be" and "have" after an attribute ("Alice's manager is now Carol"), and the words that may stand before
+# them or a verb ("Marta's train now leaves").
+_COPULAS = frozenset("is are was were has have had remains stays ist sind war hat bleibt est sont était a es son era "
+                     "está tiene".split())
+_ADVERBS = frozenset("now also still jetzt nun auch noch maintenant désormais aussi encore ahora también".split())
+
+
+def owned_thing(a: str, b: str) -> bool:
+    """Whether ``a`` opens with a thing of a person or thing ``b`` opens with, doing something ("Marta's train leaves
+    at 9:00", "Jonas' Zug fährt um 9:00"; a noun ``b`` never says), and ``b`` with that owner itself ("Marta leaves at
+    8:00"): what the thing does is no change of its owner. An attribute said with a form of "be" or "have" ("Alice's
+    manager is now Carol", "Anna's rent is now 900") is its owner's slot, not another thing."""
+    first, second = _tokens(a), _tokens(b)
+    if len(first) < 3 or not second or second[0][2] or second[0][0] != first[0][0]:
+        return False
+    (owner, _, possessive, ends, _), (noun, *_) = first[0], first[1]
+    verb = next((raw.lower() for raw, *_ in first[2:] if raw.lower() not in _ADVERBS), "")
+    said = {raw.lower() for raw, *_ in second}
+    return possessive and not ends and owner[:1].isupper() and noun.lower() not in said \
+        and verb not in _COPULAS and verb not in STOP and noun.lower() not in STOP
