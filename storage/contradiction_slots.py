@@ -38,7 +38,8 @@ _BEFORE = {
     _PLACE: frozenset("in from aus im à au depuis en desde em".split()),  # not "at": "works at Acme"
     _HOST: frozenset("on auf sur en em".split()),
 }
-_HEDGED = HEDGES | NEGATIONS | frozenset("may vielleicht eventuell wenn falls peut-être quizás si".split())
+_HEDGED = HEDGES | NEGATIONS | frozenset("""may vielleicht eventuell wenn falls peut-être quizás si nicht kein keine
+                                          keinen pas jamais nunca""".split())
 _POSSESSIVE = re.compile(r"\w(?:['’]s|s['’])\s")  # "Marta's train", "Jonas' Bruder"
 
 
@@ -134,15 +135,18 @@ def verb_slot(older: str, newer: str) -> str | None:
 
 
 def another_attribute(old: _Read, new: _Read) -> bool:
-    """Whether ``new`` says a change of an attribute of its subject (a noun of ``ATTRIBUTES`` or ``ASKED_KINDS`` there,
-    or closing a compound of it) to a value of its kind, and ``old`` names no such noun and states values of none of
-    its kinds: another slot of the same owner ("The backup job's retention is now 30 days" / "The backup job runs at
-    02:00"; not "The standup's time is now 10:30" / "The standup happens at 9:15")."""
+    """Whether ``new`` says a change of an attribute of its subject (a noun of ``ATTRIBUTES``, ``ASKED_KINDS`` or
+    ``SLOT_NOUNS`` there, or closing a compound of it) to a value of its kind, and ``old`` names no such noun and states
+    values of none of its kinds: another slot of the same owner ("The backup job's retention is now 30 days" / "The
+    backup job runs at 02:00", "The team's office is now Berlin" / "The team meets at 10:00"; not "The standup's time
+    is now 10:30" / "The standup happens at 9:15")."""
     if len(new.change_clauses) != 1:
         return False
     clause = next(iter(new.change_clauses))
     said = [t for t in new.sequence if t.clause == clause]
-    nouns = {t.key: _attribute(t.key)[0] for t in said if t.subject and t.kind == "word" and _attribute(t.key)[0]}
+    nouns = {t.key: set(_attribute(t.key)[0]) | _KINDS.get(SLOT_NOUNS.get(t.shown, ""), set())
+             for t in said if t.subject and t.kind == "word"}
+    nouns = {key: kinds for key, kinds in nouns.items() if kinds}
     kinds = set().union(*nouns.values())
     stated = {t.kind for t in said if not t.subject and t.kind != "word"}
     held = {t.kind for t in old.sequence if not t.subject and t.kind != "word"}

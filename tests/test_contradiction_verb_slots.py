@@ -57,6 +57,9 @@ APART = [  # (older, newer): another attribute of the owner, the attribute of an
     ("Tomas works at Acme.", "Tomas's city is now Madrid."),
     ("The API listens on 8080.", "The API's port may now be 9090?"),  # asked, not said
     ("The API listens on 8080.", "The API's port is now 8080."),  # the same value
+    ("Die Wiki läuft auf wiki-alt-01.", "Der Wikiserver ist nicht mehr wiki-neu-02."),  # denied, not said
+    ("The team meets at 10:00.", "The team's office is now Berlin."),  # a place for the owner of a time
+    ("The standup is at 9:15.", "The standup's duration is now 30 minutes."),
 ]
 # A thing of the owner doing something is another subject ("Marta's train leaves"); an attribute said with "is" is
 # the owner's slot, and stays a change ("Anna's rent is now 900").
