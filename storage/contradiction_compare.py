@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from .contradiction_ending import ENDS, STOPPING
 from .contradiction_reading import _Read, _Token, _read, values_of
-from .contradiction_things import kinds_apart, moves_another, qualified
+from .contradiction_things import kinds_apart, moves_another, things_apart
 from .contradiction_tokens import _words, brief
 from .contradiction_words import (ALIGNED, ASKED_KINDS, ATTRIBUTES, BEING, CHANGE_WORDS, DETERMINERS, HEADS,
                                   INTERJECTIONS, MEASURES, NUMBER_WORDS, PERIOD_WORDS, PRONOUNS, REPLACING, ROLES,
@@ -356,11 +356,14 @@ def _shares_subject(old: _Read, new: _Read, attribute: bool, head: bool = False)
     told = {clause: words - _WHEN or words for clause, words in told.items()}
     was = {clause: words - _WHEN or words for clause, words in was.items()}
     # a change of another thing, or of a class beside a kind of it holding a value of its own ("Nightly builds run at
-    # 02:00" / "Builds now run at 03:00"; not "Metrics dashboards are built by each team" / "Dashboards are now owned
-    # by the observability team": the class changed as a whole)
-    if moves_another(old, new) or told and was and not (old.values.keys() & new.values.keys()).isdisjoint(
-            _POINT_VALUES | _WHEN_KINDS) and all(
-            qualified(old, c, new, d) or qualified(new, d, old, c) for c in was for d in told):
+    # 02:00" / "Builds now run at 03:00"), or of a kind holding a name of its own ("Board meetings are now on Teams" /
+    # "Meetings are on Zoom"; not "Feature flags ... are managed with LaunchDarkly" / "Switched flags from LaunchDarkly
+    # to Unleash", nor "Metrics dashboards are built by each team" / "Dashboards are now owned by the observability
+    # team": the class changed as a whole)
+    shared = old.values.keys() & new.values.keys()
+    point = not shared.isdisjoint(_POINT_VALUES | _WHEN_KINDS)
+    if moves_another(old, new) or things_apart(old, set(was), new, set(told), every=True,
+                                               kinds=(point, point or bool(shared))):
         return False
     if not told or not was:
         return _names_alike(old, new)
