@@ -1,7 +1,7 @@
 """One fact changed N times without supersede (trial verify63 N7): pairs kept, how many versions ``remember``
 names in ``contradicts``, older versions left unmarked, marks naming a newer that is outdated itself, and the
 time of ``Store.outdating`` over every version (boot's marks) beside one step of the kept pairs (the mark
-before chains were followed: ``consolidate.waiting_newer``), interleaved, as a ratio within the run.
+before chains were followed: ``review.waiting_newer``), interleaved, as a ratio within the run.
 
 Usage: python bench/change_chains.py [N ...]   (default 5 20 62)
 """
@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from memvault.storage import consolidate
+from memvault.storage import review
 from memvault.storage.embeddings import Embedder
 from memvault.storage.store import Store
 
@@ -29,30 +29,30 @@ def version(k: int) -> str:
 
 
 def measure(store: Store, ids: list[str], named: list[int], label: str) -> None:
-    review = store.review("t", ["chain"])
+    waiting = store.review("t", ["chain"])
     memories = [store.get(tenant="t", id=i) for i in ids]
     marks = store.outdating("t", ["chain", "global"], memories)
     n = len(ids)
     unmarked = sum(1 for i in ids[:-1] if i not in marks)
     chained = sum(1 for i in ids[:-1] if marks.get(i) in marks)
     newest = sum(1 for i in ids[:-1] if marks.get(i) == ids[-1])
-    print(f"n={n} {label}: pairs {len(review.contradictions)}, contradicts named max {max(named)} "
+    print(f"n={n} {label}: pairs {len(waiting.contradictions)}, contradicts named max {max(named)} "
           f"mean {sum(named) / n:.1f}, olders unmarked {unmarked}, marked by an outdated newer {chained}, "
           f"by the newest {newest}/{n - 1}")
 
 
 def timing(store: Store, ids: list[str]) -> None:
     memories = [store.get(tenant="t", id=i) for i in ids]
-    followed, spent = consolidate.kept_newer, {"one step": [], "followed": []}
+    followed, spent = review.kept_newer, {"one step": [], "followed": []}
     try:
         for _ in range(ROUNDS):
-            for label, reader in (("one step", consolidate.waiting_newer), ("followed", followed)):
-                consolidate.kept_newer = reader  # type: ignore[assignment]
+            for label, reader in (("one step", review.waiting_newer), ("followed", followed)):
+                review.kept_newer = reader  # type: ignore[assignment]
                 started = time.perf_counter()
                 store.outdating("t", ["chain", "global"], memories)
                 spent[label].append(time.perf_counter() - started)
     finally:
-        consolidate.kept_newer = followed  # type: ignore[assignment]
+        review.kept_newer = followed  # type: ignore[assignment]
     one, chain = (statistics.median(spent[k]) * 1000 for k in ("one step", "followed"))
     print(f"  Store.outdating of {len(ids)} versions: one step {one:.2f} ms, followed {chain:.2f} ms, "
           f"ratio {chain / one:.2f}")

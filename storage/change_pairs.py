@@ -29,7 +29,7 @@ def kept_across(older_scope: str, newer_scope: str) -> bool:
     """Whether a pair of these scopes (the older's in meaning, the newer's) is kept: of one scope, or a scope's
     change of a ``global`` memory. Never a global memory outdating a scope's: a project's exception to a global
     rule stays current ("one approval" beside the global "two"); the global memory stays unmarked in the other
-    scopes, which do not read the scope's (``consolidate.kept_newer`` wants both read)."""
+    scopes, which do not read the scope's (``review.kept_newer`` wants both read)."""
     return older_scope in (newer_scope, GLOBAL_SCOPE)
 
 

@@ -18,7 +18,6 @@ from .limits import (
 from .literal import literal_tokens
 from .records import AppendOutcome, NewTurn, Session, Turn
 from .query import query_chunks
-from .secrets import redact
 from .timefmt import format_ms
 from .turn_search import TurnHit
 
@@ -64,6 +63,13 @@ def _redacted(value: str | None) -> tuple[str | None, tuple[str, ...]]:
     """A short field (``cwd``, ``client``, a turn's ``tool``, ``call_id``, ``ref``) through ``secrets.redact``,
     and the kinds replaced; None stays None."""
     return (value, ()) if not value else redact(value)
+
+
+def redact(text: str) -> tuple[str, tuple[str, ...]]:
+    """``secrets.redact`` (imported by a write: reading sessions never needs the credential check)."""
+    from .secrets import redact as redacted
+
+    return redacted(text)
 
 
 class Episodes:

@@ -13,7 +13,7 @@ from . import ranking as ranking_rules
 from . import validate
 from .backend import Backend, Reader, Search
 from .candidates import Candidates, admits, gather, names
-from .consolidate import kept_newer
+from .review import kept_newer
 from .embeddings import Embedder
 from .errors import InvalidInput, shown
 from .query import CANDIDATES_MIN, Filters, named_kinds, names_no_subject, query_chunks, symbols_only

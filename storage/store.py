@@ -25,13 +25,13 @@ from .location import POSTGRES_INSTALL, is_url, postgres_extra_missing
 from .query import EPISODE_GAP_MS, Filters
 from .maintenance import Upkeep, Worker
 from .records import Memory
-from .secrets import refuse_secrets, scanned_fields, without_private
 from .timefmt import format_ms, now_ms
 
 if TYPE_CHECKING:
     import numpy as np  # annotations only (numpy comes with the backend: docs/hooks.md#speed)
 
     from . import consolidate
+    from . import review as reviews
     from .hits import RecallOutcome
     # imported by the verbs that make them: a hook's capture makes none (docs/hooks.md#speed)
     from .outcomes import ConfirmOutcome, ForgetOutcome, RememberOutcome, SupersedeOutcome
@@ -66,6 +66,13 @@ def _older_first(new_id: str, contradicts: list[tuple[str, str]], newer: list[st
     """(older id, newer id) in meaning of the new memory ``new_id`` and each it contradicts (``newer``:
     those read as the newer of the two), as review and boot then read the pair."""
     return [(new_id, i) if i in newer else (i, new_id) for i, _ in contradicts]
+
+
+def _without_private(content: str) -> str:
+    """``secrets.without_private`` (imported by a write: a read never needs the credential check)."""
+    from .secrets import without_private
+
+    return without_private(content)
 
 
 def open_backend(db: Path | str, busy_timeout_ms: int = BUSY_TIMEOUT_MS, worker: Worker | None = None) -> Backend:
@@ -283,6 +290,8 @@ class Store:
         says what the refused call did not do (a forget refused for its reason forgets nothing)."""
         if self.allow_secrets:
             return
+        from .secrets import refuse_secrets, scanned_fields  # (a read never needs the credential check)
+
         try:
             refuse_secrets(scanned_fields(fields))
         except InvalidInput as exc:
@@ -379,7 +388,7 @@ class Store:
         embedding = self.embedding_pool.submit(self.embed_memory, text, self.model_problem())
         try:
             self._refuse_secrets(  # the content as sent, but its private spans: they are never stored
-                content=without_private(content) if private else content, tags=tags, source=source,
+                content=_without_private(content) if private else content, tags=tags, source=source,
                 idempotency_key=idempotency_key,  # (the scope: refused by validate.scope above)
             )
             tokens = literal_tokens([text])[0]
@@ -491,7 +500,7 @@ class Store:
         changed 62 times named ~7 of its versions on each change; and (id, scope) of those named whose scope
         is not ``scope`` (``global``), read in the same transaction."""
         from .change_pairs import compared_scopes
-        from .consolidate import waiting_newer
+        from .review import waiting_newer
 
         rows = {m.id: m for m in tx.memories(tenant, ids=[i for i, _ in contradicts]).values()}
         olders = {i: m for i, m in rows.items() if i not in later}
@@ -537,7 +546,7 @@ class Store:
         new_tags = validate.tags(tags) if tags is not None else None
         new_importance = validate.importance(importance) if importance is not None else None
         new_source = validate.short_text("source", source, SOURCE_MAX_CHARS)
-        self._refuse_secrets(NOT_SUPERSEDED, content=without_private(content) if private else content, source=source,
+        self._refuse_secrets(NOT_SUPERSEDED, content=_without_private(content) if private else content, source=source,
                              tags=tags, reason=reason)
         content_hash = validate.content_hash(text)
         made, degraded = self.embed_memory(text, self.model_problem())
@@ -822,8 +831,8 @@ class Store:
 
     def failing_procedures(self, tenant: str, scopes: list[str]) -> list[Memory]:
         """The current procedures of ``scopes`` whose last runs failed (``RunSummary.flagged``),
-        among the ``consolidate.DECAYED_READ`` most important (a bounded read: boot asks for it)."""
-        from .consolidate import DECAYED_READ
+        among the ``review.DECAYED_READ`` most important (a bounded read: boot asks for it)."""
+        from .review import DECAYED_READ
         from .runs import summarize
 
         filters = Filters(tenant=tenant, scopes=list(dict.fromkeys(scopes)), now=self.clock(),
@@ -946,19 +955,19 @@ class Store:
             return list(tx.memories(tenant, filters=filters, order=order, limit=max_rows).values()), total
 
     def review(self, tenant: str, scopes: list[str], reasons: int | None = None,
-               pairs: int | None = None) -> consolidate.Review:
+               pairs: int | None = None) -> reviews.Review:
         """What waits for the agent's judgement in ``scopes``: contradicting pairs (among the first
         ``pairs`` kept; None: all; the reason of the first ``reasons``; None: all), decayed memories,
-        failing procedures (see ``consolidate.review``)."""
-        from . import consolidate
+        failing procedures (see ``review.review``)."""
+        from . import review
 
-        return consolidate.review(self, tenant, list(dict.fromkeys(scopes)), reasons, pairs)
+        return review.review(self, tenant, list(dict.fromkeys(scopes)), reasons, pairs)
 
     def outdating(self, tenant: str, scopes: list[str], memories: list[Memory]) -> dict[str, str]:
         """For each of ``memories`` (current, of ``scopes``) that is the older of a kept pair waiting for
         review (as :meth:`review` reads them), the id of its newest newer memory: {older id: newer id}.
-        By index, by those ids only (``consolidate.kept_newer``, as recall marks its hits)."""
-        from .consolidate import kept_newer
+        By index, by those ids only (``review.kept_newer``, as recall marks its hits)."""
+        from .review import kept_newer
 
         with self.backend.read(tenant) as tx:
             newer = kept_newer(tx, tenant, {m.id: m for m in memories}, self.clock(), list(dict.fromkeys(scopes)))

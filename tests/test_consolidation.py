@@ -17,6 +17,7 @@ from fakes import FakeEmbedder
 
 from memvault.storage import consolidate as consolidation
 from memvault.storage import maintenance, strength
+from memvault.storage import review as reviewing
 from memvault.storage.consolidate import COMPACT_AFTER_DAYS, DIGEST_TAG, consolidate
 from memvault.storage.limits import CONTENT_MAX_CHARS
 from memvault.storage.query import Filters
@@ -443,7 +444,7 @@ def test_a_fact_left_unconfirmed_past_its_half_life_waits_for_review(store, cloc
 
 def test_review_age_bound_never_leaves_out_a_memory_that_needs_review():
     for kind in consolidation.STATE_KINDS:
-        age = consolidation._review_age(kind)
+        age = reviewing._review_age(kind)
         memory = Memory(id="x", tenant="a", scope="s", kind=kind, content="c", tags=(), importance=3,
                         source=None, observed_at=0, recorded_at=0, expires_at=None, supersedes=None,
                         superseded_by=None, supersede_reason=None, forgotten_at=None, forget_reason=None,

@@ -13,7 +13,8 @@ from mcp import Client
 from memvault.server import cli
 from memvault.server.app import build_server
 from memvault.server.config import Config
-from memvault.storage.consolidate import Review, consolidate
+from memvault.storage.consolidate import consolidate
+from memvault.storage.review import Review
 from memvault.storage.store import Store
 from memvault.tools.review import review_document
 from memvault.storage.timefmt import format_ms, now_ms

@@ -14,6 +14,7 @@ from fakes import FakeEmbedder
 from memvault.server import cli
 from memvault.storage import consolidate as consolidation
 from memvault.storage import maintenance, strength
+from memvault.storage import review as reviewing
 from memvault.storage.consolidate import consolidate
 from memvault.storage.errors import Conflict, ModelUnavailable
 from memvault.storage.store import Store
@@ -43,23 +44,23 @@ def facts(store: Store, confirmed: int, unconfirmed: int) -> list[str]:
 
 
 def test_the_decayed_list_reads_on_past_its_first_page_until_it_fills(store, clock, monkeypatch):
-    monkeypatch.setattr(consolidation, "DECAYED_READ", 5)
-    monkeypatch.setattr(consolidation, "DECAYED_LISTED", 3)
+    monkeypatch.setattr(reviewing, "DECAYED_READ", 5)
+    monkeypatch.setattr(reviewing, "DECAYED_LISTED", 3)
     weak = facts(store, confirmed=12, unconfirmed=3)  # the weak ones are read on the third page
     clock.advance((strength.HALF_LIFE_DAYS["fact"] + 1) * DAY_S)
     review = store.review("a", ["proj"])
     assert sorted(m.id for m in review.decayed) == sorted(weak) and review.more  # filled: more may wait
-    monkeypatch.setattr(consolidation, "DECAYED_LISTED", 10)
+    monkeypatch.setattr(reviewing, "DECAYED_LISTED", 10)
     review = store.review("a", ["proj"])
     assert sorted(m.id for m in review.decayed) == sorted(weak) and not review.more  # the store ended
-    monkeypatch.setattr(consolidation, "DECAYED_PAGES", 2)
+    monkeypatch.setattr(reviewing, "DECAYED_PAGES", 2)
     review = store.review("a", ["proj"])
     assert review.decayed == [] and review.more  # bounded per call, and says so
 
 
 def test_the_boot_context_says_when_only_more_is_known(store, clock, monkeypatch):
-    monkeypatch.setattr(consolidation, "DECAYED_READ", 2)
-    monkeypatch.setattr(consolidation, "DECAYED_PAGES", 1)
+    monkeypatch.setattr(reviewing, "DECAYED_READ", 2)
+    monkeypatch.setattr(reviewing, "DECAYED_PAGES", 1)
     facts(store, confirmed=3, unconfirmed=0)
     clock.advance((strength.HALF_LIFE_DAYS["fact"] + 1) * DAY_S)
     assert store.review("a", ["proj"]).waiting == 0

@@ -44,7 +44,7 @@ def never_judged(monkeypatch) -> None:  # type: ignore[no-untyped-def]
         raise AssertionError("a read judged a pair again")
 
     monkeypatch.setattr(contradiction, "judge", judge)
-    monkeypatch.setattr(consolidation, "disagreement", judge)
+    monkeypatch.setattr(contradiction, "disagreement", judge)
 
 
 def test_the_boot_read_never_judges_the_pairs_review_holds(store, clock, monkeypatch):
@@ -63,8 +63,8 @@ def test_the_review_document_reads_the_reason_of_the_pairs_it_shows_only(store, 
         pair(store, clock, f"{name} service", "8001", "8002")
     consolidate(store)
     judged = []
-    real = consolidation.disagreement
-    monkeypatch.setattr(consolidation, "disagreement", lambda *texts: judged.append(texts) or real(*texts))
+    real = contradiction.disagreement
+    monkeypatch.setattr(contradiction, "disagreement", lambda *texts: judged.append(texts) or real(*texts))
     monkeypatch.setattr(review_tool, "SHOWN", 1)
     document = review_document(store, CALLER)
     assert "## Contradicting pairs (3)" in document and "- and 2 more" in document

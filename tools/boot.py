@@ -20,11 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from memvault.storage import literal, validate
-from memvault.storage.consolidate import PAIRS_COUNTED
+from memvault.storage.review import PAIRS_COUNTED
 from memvault.storage.embeddings import floor_tokens
 from memvault.storage.errors import NotFound
 from memvault.storage.limits import KINDS
-from memvault.storage.ranking import SURE_CONFIDENCE
 from memvault.storage.records import Memory
 from memvault.storage.store import Store
 from memvault.storage.strength import needs_review, strength
@@ -487,6 +486,8 @@ def newer_first(memories: list[Memory], newer_of: dict[str, str]) -> list[Memory
 def _relevant(store: Store, caller: Caller, scopes: list[str], task: str) -> tuple[list[Memory], str]:
     """The memories recall finds for ``task`` with at least ``SURE_CONFIDENCE``, and the best-ranked
     procedure (see ``TASK_PROCEDURE_RANK``), best first; the header's note saying what was found."""
+    from memvault.storage.ranking import SURE_CONFIDENCE  # (a boot context without a task needs no ranking)
+
     validate.query(task, "task")
     validate.no_credential("task", task)
     outcome = store.recall(tenant=caller.tenant, query=task, scopes=scopes, limit=TASK_HITS_MAX)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from memvault.storage.backend import DIGEST_SOURCE, compaction_reason
 from memvault.storage.literal import printable, quoted
-from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE
 
 if TYPE_CHECKING:  # the wire schemas (pydantic) only where a result is rendered: the boot context needs none
     from pydantic import BaseModel
@@ -31,6 +30,8 @@ def count(n: int, noun: str, nouns: str | None = None) -> str:
 
 def confidence_text(confidence: float) -> str:
     """``confidence 0.68``, marked ``unsure`` under ``SURE_CONFIDENCE``, ``weak lead`` under ``ANSWER_CONFIDENCE``."""
+    from memvault.storage.ranking import ANSWER_CONFIDENCE, SURE_CONFIDENCE  # (ranking: imported by a recall)
+
     mark = ", weak lead" if confidence < ANSWER_CONFIDENCE else ", unsure" if confidence < SURE_CONFIDENCE else ""
     shown = math.floor(confidence * 100 + 1e-9) / 100  # cut, not rounded: 0.4996 is no "0.50, unsure"
     return f"confidence {shown:.2f}{mark}"
@@ -123,6 +124,8 @@ def recall_text(r: RecallResult, person: bool = False, first: int = 1) -> str:
         from .sessions import turns_text  # it imports this module
 
         return turns_text(r, person)
+    from memvault.storage.ranking import SURE_CONFIDENCE  # (ranking: imported by the recall)
+
     lines: list[str] = []
     if r.memories:
         order = "newest first" if r.listing else "best first"
