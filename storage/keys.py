@@ -9,7 +9,7 @@ import secrets
 from dataclasses import replace
 
 from . import tenants, validate
-from .errors import InvalidInput, NotFound, shown
+from .errors import NotFound, shown
 from .ids import new_id
 from .limits import DEFAULT_SCOPE, KEY_ID_SHAPE
 from .records import ApiKey
