@@ -1,9 +1,9 @@
 """Two things a comparison of two memories keeps apart before reading a change of one: a class and a kind of it
 ("Deploys to production now happen on Thursday" / "Hotfix deploys to production happen on Friday": :func:`qualified`),
 a thing and another named through it ("The API gateway" / "The API": :func:`named_through`), a person and a relative
-of theirs (:func:`another_person`), and a thing a change moves from one value to another beside a memory sharing only one of its names or its noun ("We
-migrated the website from OVH to Scaleway" / "OVH support answers within 24 hours": :func:`moves_another`). Read on
-words (``contradiction_reading._Read``), no model."""
+of theirs (:func:`another_person`), and a thing a change moves from one value to another beside a memory sharing
+only one of its names or its noun ("We migrated the website from OVH to Scaleway" / "OVH support answers within 24
+hours": :func:`moves_another`). Read on words (``contradiction_reading._Read``), no model."""
 
 from __future__ import annotations
 
