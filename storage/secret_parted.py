@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 # The characters a row's literal opening is made of ("sk-ant-", "dt0c01\\.", "ya29\\.").
 _LITERAL = re.compile(r"(?:[A-Za-z0-9_-]|\\\.)+")
-# A leading group of literal alternatives ("(?:sk|rk)_", "(?:pub)?key-"): its alternatives, and whether it may be left out.
+# A leading group of literal alternatives ("(?:sk|rk)_", "(?:pub)?key-"): its alternatives, and whether it may be
+# left out.
 _CHOICE = re.compile(r"\(\?:([A-Za-z0-9_|-]+)\)(\?)?")
 # A row whose value may hold a space ("BEGIN … PRIVATE KEY", "SSWS 00…") is found with its spaces as they are.
 _SPACED = re.compile(r" |\\s|\[\^|\\t")
@@ -25,13 +26,15 @@ _GROUPS = re.compile(r"\S+(?: \S+)*")
 # How far past its opening a key's groups are read: the longest rows' keys (Dropbox, Slack configuration tokens) and
 # their spaces fit; a window bounds the work at each opening, so a text is read in linear time.
 WINDOW_CHARS = 512
-# The characters a row's value may not be followed by (``secret_plugins._row_source``: a value ends where its alphabet does).
+# The characters a row's value may not be followed by (``secret_plugins._row_source``: a value ends where its
+# alphabet does).
 _KEY_CHAR, _SPACE = re.compile(r"[A-Za-z0-9_-]"), re.compile(" ")
 # The part of a key after its opening judged for a generated look: its first characters, before any prose glued to its
 # end is reached.
 JUDGED_CHARS = 40
 _CLASSES, _PATH = re.compile(r"\[[^\]]*\]"), re.compile("/")  # a row whose value is a URL names its path's parts
-_SEPARATORS = re.compile(r"[^A-Za-z0-9+/]")  # a key's inner labels' marks ("at_", "v1_", "-X"), left out of what is judged
+# A key's inner labels' marks ("at_", "v1_", "-X"), left out of what is judged.
+_SEPARATORS = re.compile(r"[^A-Za-z0-9+/]")
 
 
 def _openings_of(regex: str) -> set[str]:
