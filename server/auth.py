@@ -444,6 +444,13 @@ class ReadOnly(MemvaultError):
     stdio and for an API key over HTTP; an OAuth token's write call gets 403 first (:func:`missing_scope`)."""
 
 
+def bearer_token(after_scheme: str) -> str:
+    """The token of an Authorization header, from what follows its "Bearer " (as the SDK's BearerAuthBackend hands
+    it over): without the spaces and tabs around it, so "Bearer  <token>" is read alike for API keys and JWTs (RFC
+    9110 §11.4: one or more spaces follow the scheme)."""
+    return after_scheme.strip(" \t")
+
+
 def read_only_refusal(key_id: str | None) -> str:
     """Why a read-only caller's write was refused (:class:`ReadOnly`): naming the API key ``key_id``,
     or a token when None, and what it may still do."""
@@ -510,7 +517,6 @@ class KeyVerifier:
         """
         from memvault.storage import keys
 
-        token = token.strip()  # "Bearer  mvk_..." (two spaces) reaches here with one in front
         if any(mark in token for mark in " \t,"):  # "Bearer k1, Bearer k2", "Bearer k1 k2": no b64token
             log.warning("refused a bearer token holding a space or a comma")
             raise TokenRefused("the Authorization header holds more than one word after Bearer: send one key "

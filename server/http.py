@@ -205,8 +205,9 @@ class Verified:
         self.verifier = verifier
 
     async def verify_token(self, token: str) -> Any:
-        from .auth import TokenRefused
+        from .auth import TokenRefused, bearer_token
 
+        token = bearer_token(token)
         seen = _VERIFIED.get()
         if seen is not None and seen[0] == token:
             return seen[1]
@@ -240,10 +241,13 @@ class Guard:
         path = target.rstrip("/") or "/"
         headers = [(k, _named(k, v) if allowed(_named(k, v).decode("latin-1"), self.allowed.get(k)) else v)
                    for k, v in _combined(scope["headers"])]
-        accept = _accepted(v for k, v in headers if k == b"accept")
+        sent = [v for k, v in headers if k == b"accept"]
+        accept = _accepted(sent)
         sse_only = b"text/event-stream" in accept and not accept & {b"application/json", b"application/*", b"*/*"}
-        if sse_only or not accept:
+        if sse_only or not any(v.strip(b" \t,") for v in sent):  # none sent: any type
             headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b"application/json")]
+        else:  # the SDK reads the types without their quality: it is given those acceptable (none: its 406)
+            headers = [(k, v) for k, v in headers if k != b"accept"] + [(b"accept", b", ".join(sorted(accept)))]
         scope = {**scope, "path": path, "raw_path": path.encode(), "headers": headers}
         if refused is None and path == "/mcp":
             refused = await self.refusal(scope)
@@ -315,9 +319,9 @@ class Guard:
             return _unavailable(why)
         if self.verifier is None or not header:
             return None
-        from .auth import IssuerUnreachable, TokenRefused, caller_of, challenge
+        from .auth import IssuerUnreachable, TokenRefused, bearer_token, caller_of, challenge
 
-        token = header[len("bearer "):]  # as the SDK's BearerAuthBackend reads it
+        token = bearer_token(header[len("bearer "):])
         try:
             identity = await self.verifier.verify_token(token)
             _VERIFIED.set((token, identity))
@@ -745,8 +749,13 @@ def _named(header: bytes, value: bytes) -> bytes:
 
 def allowed(text: str, patterns: list[str] | None) -> bool:
     """Whether ``text`` (a Host or an Origin) is one of ``patterns``, where ``name:*`` is any port of name."""
-    return any(text == p or (p.endswith(":*") and text.startswith(p[:-1]) and text[len(p) - 1:].isdigit())
+    return any(text == p or (p.endswith(":*") and text.startswith(p[:-1]) and _port(text[len(p) - 1:]))
                for p in patterns or ())
+
+
+def _port(text: str) -> bool:
+    """Whether ``text`` is a TCP port: ASCII digits naming 1 to 65535 ("454470", "８０" and "" are none)."""
+    return text.isascii() and text.isdigit() and len(text) <= 5 and 0 < int(text) <= 65535
 
 
 async def _body(scope: Scope, receive: Receive, most: int) -> bytes | None:

@@ -369,7 +369,9 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
     followed by words), and
     holding a digit and a capital (prose joined is lower-case words). A run opening with a prefix of lower-case
     letters and a long number (``_LOWER_PREFIX``) is also read with its spaces as the dashes its format writes
-    between its groups ("xoxb 2847561937 5738261940 Rk3L…" for "xoxb-2847561937-…"). Lines keep their numbers. Linear."""
+    between its groups ("xoxb 2847561937 5738261940 Rk3L…" for "xoxb-2847561937-…"); and a key of the key format
+    table read from its row's opening (``secret_parted.parted_keys``: "The maps key is AIzaC3J2 7XDCG…"). Lines keep
+    their numbers. Linear."""
     def join(run: re.Match[str], dashes: bool = False) -> str:  # prose's runs (no digit or no capital) stay
         groups = run.group()
         if not (_HAS_DIGIT.search(groups) and _HAS_CAPITAL.search(groups)):
@@ -383,6 +385,8 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
     def underscored(dashed: re.Match[str]) -> str:
         run = dashed.group(2)
         return dashed.group(1) + "_" if _HAS_DIGIT.search(run) and _HAS_CAPITAL.search(run) else dashed.group()
+
+    from .secret_parted import parted_keys
 
     dashed = regex_windows.sub(_DASHED_PREFIX, text, underscored, _DASHED_REACH, _DASHES, _DASHED_LEAD)
     kinds = _groupable_kinds()
@@ -398,6 +402,10 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
             if kind in kinds and (kind, line) not in known and key not in text and _HAS_DIGIT.search(key) \
                     and _HAS_CAPITAL.search(key):
                 found[kind, line] = None
+    for offset, kind, _ in parted_keys(text):
+        line = text.count("\n", 0, offset) + 1
+        if (kind, line) not in known:
+            found[kind, line] = None
     return [(kind, line, line) for kind, line in found]
 
 

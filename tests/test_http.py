@@ -779,3 +779,31 @@ def test_a_database_file_gone_while_serving_is_503_and_healthz_says_so(tmp_path:
         assert "Traceback" not in s.log()
     finally:
         s.close()
+
+
+NO_PORTS = ["454470", "65536", "99999", "0", "8x", "", "-1", "+80", "80.0", "0x50"]
+
+
+@pytest.mark.parametrize("port", NO_PORTS)
+def test_a_host_or_origin_whose_port_is_no_tcp_port_is_refused(server: HttpServer, db: Path, port: str) -> None:
+    """A port is 1 to 65535 in ASCII digits: "127.0.0.1:454470" passed the Host check."""
+    key = new_key(db, "acme")
+    source = f"127.0.84.{10 + NO_PORTS.index(port)}"  # its own address: refusals are counted per address
+    refused(server.post(key, PING, source=source, host=f"127.0.0.1:{port}"), 421, "invalid_host")
+    refused(server.post(key, PING, source=source, origin=f"http://localhost:{port}"), 403, "invalid_origin")
+    assert server.post(key, PING, source=source, host=f"127.0.0.1:{server.port}").status_code == 200
+
+
+@pytest.mark.parametrize("accept", ["application/json;q=0", "application/json; q=0.0, text/event-stream;q=0",
+                                    "*/*;q=0", "application/*;q=0, text/*;Q=0.000"])
+def test_an_accept_naming_only_types_of_quality_zero_gets_406(server: HttpServer, db: Path, accept: str) -> None:
+    """q=0 is "not acceptable" (RFC 9110 §12.4.2): "application/json;q=0" alone was answered in JSON."""
+    tenant = f"q0-{uuid.uuid4().hex[:8]}"
+    key = new_key(db, tenant)
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "remember", "arguments": {"content": "Not acceptable answers are not written"}}}
+    response = server.post(key, call, accept=accept)
+    assert response.status_code == 406, response.text
+    assert response.json()["error"]["data"]["error"] == "not_acceptable"
+    assert _stored(db, tenant) == []
+    assert server.post(key, PING, accept="application/json;q=0.5").json()["result"] == {}  # a quality above 0 counts

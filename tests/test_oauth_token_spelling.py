@@ -175,3 +175,15 @@ def test_an_issuer_in_clear_stops_the_server_naming_the_issuer(tmp_path: Path) -
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "--oauth-issuer: must be https://" in proc.stderr, proc.stderr
     assert "jwks" not in proc.stderr.lower() and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("spaces", ["  ", "   ", " \t"])
+def test_a_token_after_more_than_one_space_is_read_as_an_api_key_is(served, spaces: str) -> None:
+    """RFC 9110 §11.4: one or more spaces follow the scheme; "Bearer  <key>" was taken and "Bearer  <JWT>" got 401."""
+    server, issuer, resource, db = served
+    tenant = f"w-{uuid.uuid4().hex[:6]}"
+    token = _token(issuer, _claims(resource, org=tenant, scope="memvault:write"))
+    response = server.post(None, _call("remember", {"content": "Written after two spaces."}),
+                           Authorization=f"Bearer{spaces}{token}")
+    assert response.status_code == 200, response.text
+    assert _stored(db, tenant) == ["Written after two spaces."]

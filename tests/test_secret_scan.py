@@ -82,6 +82,8 @@ SHAPES = [
     # pw74: asides in a row between a word and its verb, each as long as its clause; a subject opening a clause
     "password (a), ", "password — a — (a) ", "password, a, (a), a ", "password, a. b, ", "password (" + "a" * 200,
     "lösenordet han ",
+    # issue 25: a key of the format table read from its opening with its single spaces taken out (secret_parted)
+    "AIza ", "A Iza", "AIzaC3J2 ", "do a1B2 ", "hf_a1B2 ", "h f_", "https ", "sk-ant-a1B ", "pat ", "a1B2 ",
 ]
 
 
