@@ -13,6 +13,8 @@ import functools
 import re
 from collections.abc import Iterator
 
+from .regex_windows import WINDOW
+
 # The characters a row's literal opening is made of ("sk-ant-", "dt0c01\\.", "ya29\\.").
 _LITERAL = re.compile(r"(?:[A-Za-z0-9_-]|\\\.)+")
 # A leading group of literal alternatives ("(?:sk|rk)_", "(?:pub)?key-"): its alternatives, and whether it may be
@@ -85,6 +87,22 @@ def _opening_pattern() -> re.Pattern[str]:
     return re.compile(f"(?<![A-Za-z0-9])(?:{alternation})")
 
 
+def _starts(text: str) -> Iterator[re.Match[str]]:
+    """The openings in ``text`` as ``_opening_pattern().finditer`` finds them, searched a window at a time: no call is
+    handed more than ``regex_windows.WINDOW`` characters and an opening's length (Python's ``re`` holds the GIL
+    throughout a call)."""
+    pattern, longest = _opening_pattern(), max(map(len, openings())) + 1  # (one space)
+    pos, size = 0, len(text)
+    while pos < size:
+        end = pos + WINDOW
+        found = pattern.search(text, pos, end + longest)  # (the look-behind reads the character before ``pos``)
+        if found is None or found.start() >= end:
+            pos = end
+            continue
+        yield found
+        pos = found.end()
+
+
 @functools.cache
 def _row(number: int) -> re.Pattern[str]:
     from .secret_tables import key_formats
@@ -140,7 +158,7 @@ def parted_keys(text: str) -> Iterator[tuple[int, str, str]]:
     if " " not in text:
         return
     table, by_opening = key_formats(), openings()
-    for match in _opening_pattern().finditer(text):
+    for match in _starts(text):
         start, opening = match.start(), match.group().replace(" ", "")
         run = _GROUPS.match(text, start, start + _reach(opening))
         if run is None or " " not in run.group():

@@ -1,8 +1,8 @@
 """What each call of the slow C primitives of the credential check and its readings is handed, recorded by test
 doubles: ``unicodedata.normalize``, ``str.translate`` (seen by a profile hook, which names the string it is called
 on), PyYAML's composer (a string whole, or each read of a stream) and the patterns run in windows
-(``regex_windows.sub``). Such a call holds the GIL throughout, in time linear in what it is handed, but for
-CPython's canonical reordering (quadratic in a run of marks out of order: a run needing none is recorded apart),
+(``regex_windows.sub``; ``secret_parted``'s openings). Such a call holds the GIL throughout, in time linear in what
+it is handed, but for CPython's canonical reordering (quadratic in a run of marks out of order: a run needing none is recorded apart),
 so bounding what each is handed bounds each hold without timing one (the times: ``bench/secret_speed.py --shapes``).
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from memvault.storage import secret_marks, secrets
+from memvault.storage import secret_marks, secret_parted, secrets
 from memvault.storage.regex_windows import WINDOW
 
 # The patterns run in windows, by module (a name missing from an older tree is left as it is).
@@ -106,6 +106,8 @@ def handed(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[int]]]:
                 monkeypatch.setattr(module, name, doubles[getattr(module, name)])
         if hasattr(module, "_WINDOWED"):  # keyed by the patterns
             monkeypatch.setattr(module, "_WINDOWED", {doubles.get(p, p): v for p, v in module._WINDOWED.items()})
+    opening = secret_parted._opening_pattern()  # compiled once, by a cached function
+    monkeypatch.setattr(secret_parted, "_opening_pattern", lambda: _Pattern(opening, calls))
     secret_marks.unmarked.cache_clear()
     secret_marks.parsed.cache_clear()
     before = sys.getprofile()
