@@ -402,8 +402,9 @@ def _grouped_keys(text: str, most: int | None, known: set[tuple[str, int]]) -> l
             if kind in kinds and (kind, line) not in known and key not in text and _HAS_DIGIT.search(key) \
                     and _HAS_CAPITAL.search(key):
                 found[kind, line] = None
-    for offset, kind, _ in parted_keys(text):
-        line = text.count("\n", 0, offset) + 1
+    line, counted = 1, 0
+    for offset, kind, _ in parted_keys(text):  # (in order: the lines are counted once)
+        line, counted = line + text.count("\n", counted, offset), offset
         if (kind, line) not in known:
             found[kind, line] = None
     return [(kind, line, line) for kind, line in found]
